@@ -1,0 +1,26 @@
+package io.rdmatrace.cli;
+
+/**
+ * System properties the libraries must see before their first class loads: Chronicle must
+ * neither phone home nor print its banner, jOOQ must not print its logo, and Arrow should not
+ * probe for netty. The launcher script passes the same as -D flags; this covers `java -jar`.
+ */
+final class JvmDefaults {
+    private JvmDefaults() {
+    }
+
+    static void apply() {
+        setIfAbsent("chronicle.analytics.disable", "true");
+        setIfAbsent("chronicle.announcer.disable", "true");
+        setIfAbsent("org.jooq.no-logo", "true");
+        setIfAbsent("org.jooq.no-tips", "true");
+        setIfAbsent("arrow.allocation.manager.type", "Unsafe");
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+}
