@@ -1,0 +1,18 @@
+package io.rdmatrace.trace;
+
+/**
+ * One event of a trace. Every consumer (analyzer, printer, diff, replay, export) reads this
+ * model; nobody decodes the queue bytes a second way.
+ */
+public sealed interface TraceEvent
+        permits SessionEvent, CallEvent, CompletionEvent, AsyncEvent, OobEvent, MarkEvent, CountersEvent, EndEvent {
+
+    EventHeader header();
+
+    EventKind kind();
+
+    /** Shorthand for {@code header().seq()}. */
+    default long seq() {
+        return header().seq();
+    }
+}
