@@ -265,12 +265,21 @@ public final class OobChannel implements AutoCloseable {
         return remote;
     }
 
-    /** Both sides announce the phase, then wait for the other's announcement of the same phase. */
+    /**
+     * Two-phase barrier: both sides announce the phase and wait for the other's announcement, then both
+     * acknowledge and wait for the other's acknowledgement. After it returns, each side knows the peer
+     * reached the phase AND knows the peer knows the same of it, so neither acts on a half-passed barrier.
+     */
     public void barrier(String phase) throws OobException {
         send(new OobMessage.Barrier(phase));
         OobMessage.Barrier b = expect(OobMessage.Barrier.class, "BARRIER " + phase);
         if (!b.phase().equals(phase)) {
             throw new OobException(OobException.Kind.UNEXPECTED, "peer is at barrier '" + b.phase() + "', this agent at '" + phase + "'");
+        }
+        send(new OobMessage.BarrierAck(phase));
+        OobMessage.BarrierAck ack = expect(OobMessage.BarrierAck.class, "BARRIER_ACK " + phase);
+        if (!ack.phase().equals(phase)) {
+            throw new OobException(OobException.Kind.UNEXPECTED, "peer acknowledged barrier '" + ack.phase() + "', expected '" + phase + "'");
         }
     }
 

@@ -43,6 +43,8 @@ final class OobCodec {
             b.put((byte) p.qpType());
         } else if (message instanceof OobMessage.Barrier m) {
             putString(b, m.phase());
+        } else if (message instanceof OobMessage.BarrierAck m) {
+            putString(b, m.phase());
         } else if (message instanceof OobMessage.Done m) {
             b.put((byte) (m.passed() ? 1 : 0));
             putString(b, m.text());
@@ -75,6 +77,7 @@ final class OobCodec {
                 case OobMessage.Auth.TYPE -> new OobMessage.Auth();
                 case OobMessage.Params.TYPE -> new OobMessage.Params(decodeParams(b));
                 case OobMessage.Barrier.TYPE -> new OobMessage.Barrier(getString(b, "barrier phase"));
+                case OobMessage.BarrierAck.TYPE -> new OobMessage.BarrierAck(getString(b, "barrier phase"));
                 case OobMessage.Done.TYPE -> {
                     boolean passed = getBoolean(b, "verdict");
                     yield new OobMessage.Done(passed, getString(b, "done text"));

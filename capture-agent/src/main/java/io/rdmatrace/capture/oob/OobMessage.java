@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /** Every message of the out-of-band protocol; the type code is what goes on the wire. */
 public sealed interface OobMessage
-        permits OobMessage.Hello, OobMessage.Auth, OobMessage.Params, OobMessage.Barrier, OobMessage.Done,
-        OobMessage.Error {
+        permits OobMessage.Hello, OobMessage.Auth, OobMessage.Params, OobMessage.Barrier, OobMessage.BarrierAck,
+        OobMessage.Done, OobMessage.Error {
 
     /** Wire type code of this message. */
     int typeCode();
@@ -110,6 +110,25 @@ public sealed interface OobMessage
         @Override
         public String kindName() {
             return "BARRIER";
+        }
+    }
+
+    /** Second phase of a barrier: "I have seen your BARRIER for this phase". */
+    record BarrierAck(String phase) implements OobMessage {
+        public static final int TYPE = 7;
+
+        public BarrierAck {
+            Objects.requireNonNull(phase, "phase");
+        }
+
+        @Override
+        public int typeCode() {
+            return TYPE;
+        }
+
+        @Override
+        public String kindName() {
+            return "BARRIER_ACK";
         }
     }
 

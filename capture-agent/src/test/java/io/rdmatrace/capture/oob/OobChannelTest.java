@@ -77,7 +77,7 @@ class OobChannelTest {
             // the connector sends its PARAMS first, the listener replies after reading all of them
             assertThat(connectLog.events).startsWith("SENT HELLO", "RECEIVED HELLO");
             assertThat(connectLog.events).containsSubsequence("SENT PARAMS", "RECEIVED PARAMS", "SENT BARRIER", "RECEIVED BARRIER",
-                    "SENT DONE", "RECEIVED DONE");
+                    "SENT BARRIER_ACK", "RECEIVED BARRIER_ACK", "SENT DONE", "RECEIVED DONE");
             assertThat(connectLog.events.stream().filter("SENT PARAMS"::equals).count()).isEqualTo(qps);
             assertThat(listenLog.events.stream().filter("RECEIVED PARAMS"::equals).count()).isEqualTo(qps);
             if (listenToken != null) {

@@ -306,6 +306,25 @@ class OobRobustnessTest {
     }
 
     @Test
+    void barrierPhasesDiffer_isUnexpected() {
+        assertTimeoutPreemptively(GUARD, () -> {
+            try (OobServer server = bindLoopback()) {
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 3000, 3000), OobObserver.NONE);
+                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 3000, 3000), OobObserver.NONE);
+                     OobChannel a = l.get(5, TimeUnit.SECONDS)) {
+                    peers.async(() -> {
+                        a.barrier("rtr");
+                        return null;
+                    });
+                    OobException e = catchThrowableOfType(OobException.class, () -> c.barrier("rts"));
+                    assertThat(e.kind()).isEqualTo(OobException.Kind.UNEXPECTED);
+                    assertThat(e.getMessage()).contains("'rtr'").contains("'rts'");
+                }
+            }
+        });
+    }
+
+    @Test
     void peerClosesBetweenMessages_isClosed() {
         assertTimeoutPreemptively(GUARD, () -> {
             try (OobServer server = bindLoopback()) {
