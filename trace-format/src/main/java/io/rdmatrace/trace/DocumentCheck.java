@@ -1,0 +1,40 @@
+package io.rdmatrace.trace;
+
+import net.openhft.chronicle.bytes.RandomDataInput;
+
+/**
+ * The 32-bit check value that ends every trace document: a multiply-xor hash over the document's
+ * bytes before it, read as little-endian 64-bit words plus a tail word (FORMAT.md gives the exact
+ * algorithm). Chronicle frames documents but does not detect flipped bytes inside them; this does.
+ */
+final class DocumentCheck {
+
+    private DocumentCheck() {
+    }
+
+    static final int SIZE = 4;
+
+    private static final long SEED = 0x243F6A8885A308D3L;
+    private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+
+    /** The check value of the bytes at absolute offsets [from, to). */
+    static int compute(RandomDataInput bytes, long from, long to) {
+        long h = SEED ^ (to - from);
+        long p = from;
+        for (; p + 8 <= to; p += 8) {
+            h = mix(h, bytes.readLong(p));
+        }
+        long tail = 0;
+        for (int shift = 0; p < to; p++, shift += 8) {
+            tail |= (long) bytes.readUnsignedByte(p) << shift;
+        }
+        h = mix(h, tail);
+        return (int) (h ^ (h >>> 32));
+    }
+
+    private static long mix(long h, long word) {
+        h ^= word;
+        h *= MULTIPLIER;
+        return h ^ (h >>> 31);
+    }
+}

@@ -1,0 +1,70 @@
+package io.rdmatrace.trace;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+
+/**
+ * Where traces live on disk and how their queues are opened: {@code OUT/<host-id>/} holds one
+ * Chronicle Queue per host. One place so writer and reader cannot disagree.
+ */
+public final class TraceLayout {
+
+    private TraceLayout() {
+    }
+
+    /** Chronicle's data file suffix. */
+    public static final String QUEUE_FILE_SUFFIX = ".cq4";
+
+    /**
+     * WEEKLY is Chronicle's longest cycle: one capture (minutes) is one data file unless it
+     * spans the weekly roll; the reader follows rolls anyway.
+     */
+    static final RollCycles ROLL_CYCLE = RollCycles.WEEKLY;
+
+    /** The folder of one host's queue under an output folder. */
+    public static Path hostFolder(Path outDir, String hostId) {
+        return outDir.resolve(checkHostId(hostId, outDir));
+    }
+
+    /** Returns the host id if it can name a folder, else throws {@link IllegalArgumentException}. */
+    static String checkHostId(String hostId, Path outDir) {
+        if (hostId == null || hostId.isEmpty() || hostId.length() > 200 || hostId.equals(".") || hostId.equals("..")
+                || hostId.chars().anyMatch(c -> c == '/' || c == '\\' || c < 0x20 || c == 0x7f || c == ':')) {
+            throw new IllegalArgumentException("host id " + (hostId == null ? "null" : '"' + hostId + '"')
+                    + " cannot name a trace folder under " + outDir
+                    + ": use 1..200 characters without '/', '\\', ':' or control characters");
+        }
+        return hostId;
+    }
+
+    /** True when the folder directly holds at least one Chronicle data file. */
+    public static boolean holdsQueueFiles(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + QUEUE_FILE_SUFFIX)) {
+            for (Path p : ds) {
+                if (Files.isRegularFile(p)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static SingleChronicleQueue openForWrite(Path hostDir) {
+        return SingleChronicleQueueBuilder.binary(hostDir).rollCycle(ROLL_CYCLE).build();
+    }
+
+    static SingleChronicleQueue openForRead(Path hostDir) {
+        // readOnly: a reader never creates or changes files in a trace folder (copies may be read-only)
+        return SingleChronicleQueueBuilder.binary(hostDir).rollCycle(ROLL_CYCLE).readOnly(true).build();
+    }
+}

@@ -1,0 +1,231 @@
+package io.rdmatrace.trace;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Writes one host's trace: a Chronicle Queue in {@code outDir/<host-id>/}, one raw binary
+ * document per event. The SESSION is written by {@link #create}, the END by {@link #close()}.
+ * The writer assigns sequence numbers (0 for the SESSION, then +1) and timestamps.
+ *
+ * <p>Thread-safe: appends are serialized on this writer (one Chronicle appender), so sequence
+ * order is queue order. Each append method returns the event's sequence number.
+ *
+ * <p>Wall-clock time is derived as (wall clock at create) + (monotonic time since create), so it
+ * never jumps backwards inside one trace; {@code monoNanos} is {@link System#nanoTime()}.
+ */
+public final class TraceWriter implements AutoCloseable {
+
+    private final Path folder;
+    private final String hostId;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final long pid = ProcessHandle.current().pid();
+    private final long monoAtStart;
+    private final long wallAtStart;
+    private long nextSeq;
+    private boolean closed;
+
+    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue) {
+        this.folder = folder;
+        this.hostId = hostId;
+        this.queue = queue;
+        this.appender = queue.createAppender();
+        // guarded by this writer's lock instead of Chronicle's owner-thread check
+        this.appender.singleThreadedCheckDisabled(true);
+        Instant now = Instant.now();
+        this.monoAtStart = System.nanoTime();
+        this.wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /**
+     * Creates {@code outDir/<session.hostId()>/} and its queue and writes the SESSION.
+     *
+     * @throws TraceException ALREADY_EXISTS when that folder already holds a trace (never
+     *                        appended to: one queue is one capture), BAD_HOST_ID, IO
+     */
+    public static TraceWriter create(Path outDir, SessionInfo session) throws TraceException {
+        Objects.requireNonNull(outDir, "outDir");
+        Objects.requireNonNull(session, "session");
+        Path dir;
+        try {
+            dir = TraceLayout.hostFolder(outDir, session.hostId());
+        } catch (IllegalArgumentException e) {
+            throw new TraceException(TraceException.Problem.BAD_HOST_ID, outDir, e.getMessage());
+        }
+        if (TraceLayout.holdsQueueFiles(dir)) {
+            throw new TraceException(TraceException.Problem.ALREADY_EXISTS, dir,
+                    "trace folder " + dir + " already holds a trace; choose another --out or remove it first");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new TraceException(TraceException.Problem.IO, dir, "cannot create trace folder " + dir + ": " + e, e);
+        }
+        SingleChronicleQueue q;
+        try {
+            q = TraceLayout.openForWrite(dir);
+        } catch (RuntimeException e) {
+            throw new TraceException(TraceException.Problem.IO, dir,
+                    "cannot create a Chronicle Queue in " + dir + ": " + e, e);
+        }
+        TraceWriter w = new TraceWriter(dir, session.hostId(), q);
+        try {
+            w.writeSession(session);
+        } catch (RuntimeException e) {
+            q.close();
+            throw new TraceException(TraceException.Problem.IO, dir, "cannot write the SESSION to " + dir + ": " + e, e);
+        }
+        return w;
+    }
+
+    /** The host folder this writer writes to. */
+    public Path folder() {
+        return folder;
+    }
+
+    public String hostId() {
+        return hostId;
+    }
+
+    /** Events written so far, SESSION included (= the next sequence number). */
+    public synchronized long eventsWritten() {
+        return nextSeq;
+    }
+
+    private synchronized void writeSession(SessionInfo session) {
+        try (DocumentContext dc = appender.writingDocument()) {
+            Bytes<?> b = dc.wire().bytes();
+            long start = b.writePosition();
+            EventEncoder.kind(b, EventKind.SESSION);
+            EventEncoder.sessionPrefix(b, FormatVersion.CURRENT);
+            writeHeader(b);
+            EventEncoder.session(b, session);
+            EventEncoder.seal(b, start);
+        }
+        nextSeq++;
+    }
+
+    /** Records one verbs call; see {@link CallEvent} for what each argument means. */
+    public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+        Objects.requireNonNull(verb, "verb");
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(out, "out");
+        return append(EventKind.CALL, b -> EventEncoder.call(b, verb, handle, ret, errno, durationNanos, in, out));
+    }
+
+    /** Records one polled work completion of CQ {@code cq}. */
+    public synchronized long completion(long cq, Wc wc) {
+        Objects.requireNonNull(wc, "wc");
+        return append(EventKind.COMPLETION, b -> EventEncoder.completion(b, cq, wc));
+    }
+
+    /** Records one asynchronous event; {@code qpNum} is -1 unless it is a QP event. */
+    public synchronized long async(int eventType, long element, int qpNum) {
+        return append(EventKind.ASYNC_EVENT, b -> EventEncoder.async(b, eventType, element, qpNum));
+    }
+
+    /** Records one out-of-band message sent to or received from {@code peer}. */
+    public synchronized long oob(OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(peer, "peer");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(attrs, "attrs");
+        return append(EventKind.OOB, b -> EventEncoder.oob(b, direction, peer, kind, attrs));
+    }
+
+    /** Records a scenario step mark / verdict. */
+    public synchronized long mark(String step, MarkEvent.Verdict verdict, String text) {
+        Objects.requireNonNull(step, "step");
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(text, "text");
+        return append(EventKind.MARK, b -> EventEncoder.mark(b, step, verdict, text));
+    }
+
+    /** Records a device counter snapshot. */
+    public synchronized long counters(String device, CountersEvent.Phase phase, List<CountersEvent.Counter> counters) {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(phase, "phase");
+        Objects.requireNonNull(counters, "counters");
+        return append(EventKind.COUNTERS, b -> EventEncoder.counters(b, device, phase, counters));
+    }
+
+    /**
+     * Writes the payload of {@code e} as a new event: its header is ignored and a fresh one is
+     * assigned (use for generators and tests; the recorder calls the typed methods). SESSION and
+     * END are written by the writer itself and are refused here.
+     */
+    public long append(TraceEvent e) {
+        Objects.requireNonNull(e, "event");
+        if (e instanceof CallEvent c) {
+            return call(c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out());
+        } else if (e instanceof CompletionEvent c) {
+            return completion(c.cq(), c.wc());
+        } else if (e instanceof AsyncEvent a) {
+            return async(a.eventType(), a.element(), a.qpNum());
+        } else if (e instanceof OobEvent o) {
+            return oob(o.direction(), o.peer(), o.oobKind(), o.attrs());
+        } else if (e instanceof MarkEvent m) {
+            return mark(m.step(), m.verdict(), m.text());
+        } else if (e instanceof CountersEvent c) {
+            return counters(c.device(), c.phase(), c.counters());
+        }
+        throw new IllegalArgumentException(e.kind() + " events are written by the writer itself (create/close)");
+    }
+
+    /** Writes the END event (a clean close) and closes the queue. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            long count = nextSeq;
+            append(EventKind.END, b -> EventEncoder.end(b, count));
+        } finally {
+            closed = true;
+            appender.close();
+            queue.close();
+        }
+    }
+
+    /** Writes the payload of one event between its kind+header and its check value. */
+    private interface Payload {
+        void write(Bytes<?> b);
+    }
+
+    private long append(EventKind kind, Payload payload) {
+        if (closed) {
+            throw new IllegalStateException("trace writer for " + folder + " is closed");
+        }
+        DocumentContext dc = appender.writingDocument();
+        try {
+            Bytes<?> b = dc.wire().bytes();
+            long start = b.writePosition();
+            EventEncoder.kind(b, kind);
+            writeHeader(b);
+            payload.write(b);
+            EventEncoder.seal(b, start);
+        } catch (RuntimeException | Error e) {
+            dc.rollbackOnClose(); // never leave half an event in the queue
+            dc.close();
+            throw e;
+        }
+        dc.close();
+        return nextSeq++;
+    }
+
+    private void writeHeader(Bytes<?> b) {
+        long mono = System.nanoTime();
+        Thread t = Thread.currentThread();
+        EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, t.getId(), t.getName());
+    }
+}
