@@ -59,6 +59,34 @@ public final class TraceLayout {
         }
     }
 
+    /** Chronicle's queue metadata file, created when a queue is opened for writing. */
+    static final String METADATA_FILE = "metadata.cq4t";
+
+    /**
+     * True when the file starts like a Chronicle data file (its first metadata document names the
+     * {@code SCQStore} type). Used only to explain a queue that shows no documents.
+     */
+    static boolean looksLikeChronicleFile(Path file) {
+        byte[] head = new byte[64];
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            return false;
+        }
+        return new String(head, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).contains("SCQStore");
+    }
+
+    /** The Chronicle data files of a folder, sorted by name. */
+    static java.util.List<Path> queueFiles(Path dir) {
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(QUEUE_FILE_SUFFIX) && Files.isRegularFile(p))
+                    .sorted().collect(java.util.stream.Collectors.toList());
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
+    }
+
     static SingleChronicleQueue openForWrite(Path hostDir) {
         return SingleChronicleQueueBuilder.binary(hostDir).rollCycle(ROLL_CYCLE).build();
     }

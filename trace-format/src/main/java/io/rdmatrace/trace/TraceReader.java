@@ -37,6 +37,7 @@ public final class TraceReader implements AutoCloseable {
     private boolean endSeen;
     private long eventsRead;
     private long expectedSeq;
+    private long lastIndex = -1;
     private ReadOutcome outcome;
 
     private TraceReader(Path folder, SingleChronicleQueue queue, ExcerptTailer tailer, SessionEvent session,
@@ -46,6 +47,7 @@ public final class TraceReader implements AutoCloseable {
         this.tailer = tailer;
         this.session = session;
         this.decoder = decoder;
+        this.lastIndex = tailer.lastReadIndex();
     }
 
     /**
@@ -132,6 +134,7 @@ public final class TraceReader implements AutoCloseable {
             }
             expectedSeq++;
             eventsRead++;
+            lastIndex = index;
             endSeen = e.kind() == EventKind.END;
             return e;
         } catch (CorruptDocumentException e) {
@@ -198,6 +201,14 @@ public final class TraceReader implements AutoCloseable {
         if (endSeen) {
             outcome = new ReadOutcome(ReadOutcome.Status.CLEAN, eventsRead,
                     folder + ": clean end after " + eventsRead + " events", null, -1);
+            return;
+        }
+        long queueLast = queueLastIndex();
+        if (queueLast > lastIndex && lastIndex >= 0) {
+            // Chronicle's own index knows documents we could not reach: a damaged header hid them
+            corrupt(lastIndex + 1, "reading stopped at index 0x" + Long.toHexString(lastIndex)
+                    + " but the queue's index lists documents up to 0x" + Long.toHexString(queueLast)
+                    + " (a damaged document header hides the rest)");
         } else {
             outcome = new ReadOutcome(ReadOutcome.Status.TRUNCATED, eventsRead,
                     folder + ": no END event after " + eventsRead
@@ -214,6 +225,14 @@ public final class TraceReader implements AutoCloseable {
                         + " events before it were read",
                 file, index);
         return null;
+    }
+
+    private long queueLastIndex() {
+        try {
+            return queue.lastIndex();
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private Path currentFile() {
@@ -242,6 +261,10 @@ public final class TraceReader implements AutoCloseable {
         if (names.isEmpty()) {
             throw new TraceException(TraceException.Problem.EMPTY, dir, dir + ": empty folder, no trace in it");
         }
+        if (!TraceLayout.holdsQueueFiles(dir) && names.contains(TraceLayout.METADATA_FILE)) {
+            throw new TraceException(TraceException.Problem.NO_SESSION, dir, dir
+                    + ": a queue without data files; the capture stopped before writing its SESSION");
+        }
         if (!TraceLayout.holdsQueueFiles(dir)) {
             boolean parentOfTraces = names.stream().anyMatch(n -> TraceLayout.holdsQueueFiles(dir.resolve(n)));
             String shown = names.size() <= 5 ? String.join(", ", names)
@@ -255,6 +278,12 @@ public final class TraceReader implements AutoCloseable {
     private static SessionEvent readSession(Path dir, ExcerptTailer t) throws TraceException {
         try (DocumentContext dc = t.readingDocument()) {
             if (!dc.isPresent()) {
+                for (Path f : TraceLayout.queueFiles(dir)) {
+                    if (!TraceLayout.looksLikeChronicleFile(f)) {
+                        throw new TraceException(TraceException.Problem.NOT_A_QUEUE, dir, f
+                                + ": not a Chronicle Queue data file (no queue header); is this a trace folder?");
+                    }
+                }
                 throw new TraceException(TraceException.Problem.NO_SESSION, dir, dir
                         + ": the queue holds no event; the capture stopped before writing its SESSION");
             }

@@ -52,7 +52,8 @@ class AttrsTest {
     void put_wrongKind_refused() {
         assertThatThrownBy(() -> Attrs.builder().put(Attr.GID, 1L)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("GID");
-        assertThatThrownBy(() -> Attrs.builder().put(Attr.QP_STATE, "RTS")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Attrs.builder().put(Attr.QP_STATE, "RTS"))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Attrs.builder().put(Attr.QP_STATE, true)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Attrs.EMPTY.get(Attr.DGID, 0)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -1,0 +1,303 @@
+package io.rdmatrace.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.rdmatrace.trace.synth.EdgeFixture;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Corrupt, foreign, empty and future-version traces: every one ends in a typed, explained outcome. */
+class BadTraceTest {
+
+    @TempDir
+    Path out;
+
+    private Path writeMarks(String host, int n) throws TraceException {
+        try (TraceWriter w = TraceWriter.create(out, EdgeFixture.session(host))) {
+            for (int i = 0; i < n; i++) {
+                w.mark("S", MarkEvent.Verdict.INFO, String.format("MARKER-%04d", i));
+            }
+        }
+        return out.resolve(host);
+    }
+
+    private static Path dataFile(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> files = s.filter(p -> p.toString().endsWith(".cq4")).collect(Collectors.toList());
+            assertThat(files).hasSize(1);
+            return files.get(0);
+        }
+    }
+
+    private static int indexOf(byte[] hay, String needle) {
+        byte[] n = needle.getBytes(StandardCharsets.UTF_8);
+        outer:
+        for (int i = 0; i + n.length <= hay.length; i++) {
+            for (int j = 0; j < n.length; j++) {
+                if (hay[i + j] != n[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    @Test
+    void flippedByteInsideAnEvent_isCorruptWithFileAndEverythingBefore() throws Exception {
+        Path dir = writeMarks("flip", 100);
+        Path file = dataFile(dir);
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, "MARKER-0050");
+        assertThat(at).isPositive();
+        bytes[at + 8] ^= 0x01; // "MARKER-0050" → "MARKER-0040"-like text: decodes fine, only the check value sees it
+        Files.write(file, bytes);
+
+        TraceReader.Result r = TraceReader.readAll(dir);
+        ReadOutcome o = r.outcome();
+        assertThat(o.status()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(o.file()).isEqualTo(file);
+        assertThat(o.documentIndex()).isNotNegative();
+        assertThat(o.detail()).contains(file.getFileName().toString()).contains("check value mismatch");
+        assertThat(r.events()).hasSize(51); // SESSION + MARKER-0000..0049
+        assertThat(((MarkEvent) r.events().get(50)).text()).isEqualTo("MARKER-0049");
+    }
+
+    @Test
+    void overwrittenRun_isCorruptOrAtWorstTruncated_neverAnException() throws Exception {
+        Path dir = writeMarks("smash", 200);
+        Path file = dataFile(dir);
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, "MARKER-0100");
+        for (int i = at - 40; i < at + 40; i++) {
+            bytes[i] = (byte) 0xA5;
+        }
+        Files.write(file, bytes);
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).as(r.outcome().detail()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(r.events().size()).isBetween(90, 101);
+    }
+
+    @Test
+    void zeroedEndOfOneEventAndNextHeader_isCorrupt() throws Exception {
+        Path dir = writeMarks("hdr", 200);
+        Path file = dataFile(dir);
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, "MARKER-0100");
+        for (int i = at - 60; i < at; i++) {
+            bytes[i] = 0;
+        }
+        Files.write(file, bytes);
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).as(r.outcome().detail()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(r.events()).hasSize(100);
+    }
+
+    @Test
+    void zeroedChronicleHeaderWord_isCorruptNotASilentEnd() throws Exception {
+        Path dir = writeMarks("hdr0", 200);
+        Path file = dataFile(dir);
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, "MARKER-0100");
+        // the document of MARKER-0100 is seq 101: kind byte MARK then seq 101 as a one-byte stop-bit number
+        int kindAt = at;
+        while (!(bytes[kindAt] == EventKind.MARK.code() && bytes[kindAt + 1] == 101)) {
+            kindAt--;
+        }
+        for (int i = kindAt - 4; i < kindAt; i++) {
+            bytes[i] = 0; // Chronicle's 4-byte length/flags word of that document
+        }
+        Files.write(file, bytes);
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).as(r.outcome().detail()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(r.events()).hasSize(101);
+    }
+
+    @Test
+    void futureMajorVersion_isRefusedNamingFolderAndVersions() throws Exception {
+        Path dir = out.resolve("future");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender();
+             DocumentContext dc = a.writingDocument()) {
+            Bytes<?> b = dc.wire().bytes();
+            long start = b.writePosition();
+            EventEncoder.kind(b, EventKind.SESSION);
+            EventEncoder.sessionPrefix(b, new FormatVersion(2, 3));
+            b.write("a layout this build does not know".getBytes(StandardCharsets.UTF_8));
+            EventEncoder.seal(b, start);
+        }
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.UNSUPPORTED_VERSION);
+        assertThat(e.getMessage()).contains(dir.toString()).contains("2.3").contains("1.x").contains("newer rdmatrace");
+    }
+
+    @Test
+    void newerMinorVersion_isReadSkippingUnknownAttrsAndTrailingFields() throws Exception {
+        Path dir = out.resolve("newer-minor");
+        FormatVersion v = new FormatVersion(FormatVersion.FORMAT_MAJOR, FormatVersion.FORMAT_MINOR + 1);
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
+            try (DocumentContext dc = a.writingDocument()) {
+                Bytes<?> b = dc.wire().bytes();
+                long start = b.writePosition();
+                EventEncoder.kind(b, EventKind.SESSION);
+                EventEncoder.sessionPrefix(b, v);
+                EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
+                EventEncoder.session(b, EdgeFixture.session("newer-minor"));
+                b.writeStopBit(12345); // a field added by the newer minor
+                EventEncoder.seal(b, start);
+            }
+            try (DocumentContext dc = a.writingDocument()) {
+                Bytes<?> b = dc.wire().bytes();
+                long start = b.writePosition();
+                EventEncoder.kind(b, EventKind.CALL);
+                EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
+                b.writeStopBit(Verb.IBV_MODIFY_QP.code()).writeStopBit(0x10).writeStopBit(0).writeStopBit(0)
+                        .writeStopBit(77);
+                b.writeStopBit(2); // in: a known and an unknown numeric attr
+                b.writeStopBit(Attr.QP_STATE.code()).writeStopBit(3);
+                b.writeStopBit(60_000).writeStopBit(42);
+                b.writeStopBit(1); // one unknown text attr
+                b.writeStopBit(60_001).writeUtf8("new");
+                EventEncoder.attrs(b, Attrs.EMPTY);
+                b.writeUtf8("trailing field of a newer minor");
+                EventEncoder.seal(b, start);
+            }
+        }
+        TraceReader.Result r;
+        long skipped;
+        try (TraceReader reader = TraceReader.open(dir)) {
+            List<TraceEvent> all = new java.util.ArrayList<>();
+            ReadOutcome o = reader.forEachRemaining(all::add);
+            r = new TraceReader.Result(reader.session(), all, o);
+            skipped = reader.skippedUnknownAttrs();
+        }
+        assertThat(r.session().formatVersion()).isEqualTo(v);
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED); // no END written here
+        assertThat(r.events()).hasSize(2);
+        CallEvent c = (CallEvent) r.events().get(1);
+        assertThat(c.in()).isEqualTo(Attrs.builder().put(Attr.QP_STATE, 3).build());
+        assertThat(c.durationNanos()).isEqualTo(77);
+        assertThat(skipped).isEqualTo(2);
+    }
+
+    @Test
+    void trailingBytesInCurrentVersion_areCorrupt() throws Exception {
+        Path dir = out.resolve("trailing");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
+            try (DocumentContext dc = a.writingDocument()) {
+                Bytes<?> b = dc.wire().bytes();
+                long start = b.writePosition();
+                EventEncoder.kind(b, EventKind.SESSION);
+                EventEncoder.sessionPrefix(b, FormatVersion.CURRENT);
+                EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
+                EventEncoder.session(b, EdgeFixture.session("trailing"));
+                EventEncoder.seal(b, start);
+            }
+            try (DocumentContext dc = a.writingDocument()) {
+                Bytes<?> b = dc.wire().bytes();
+                long start = b.writePosition();
+                EventEncoder.kind(b, EventKind.END);
+                EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
+                EventEncoder.end(b, 1);
+                b.writeLong(99);
+                EventEncoder.seal(b, start);
+            }
+        }
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(r.outcome().detail()).contains("8 unexpected bytes after a END event");
+        assertThat(r.events()).hasSize(1);
+    }
+
+    @Test
+    void foreignChronicleQueue_isNotATrace() throws Exception {
+        Path dir = out.resolve("foreign-queue");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
+            a.writeText("hello from another program");
+        }
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.NOT_A_TRACE);
+        assertThat(e.getMessage()).contains(dir.toString()).contains("not an rdmatrace trace");
+    }
+
+    @Test
+    void garbageQueueFile_isATypedError() throws Exception {
+        Path dir = Files.createDirectories(out.resolve("garbage"));
+        byte[] junk = new byte[100_000];
+        new java.util.Random(1).nextBytes(junk);
+        Files.write(dir.resolve("2026W01.cq4"), junk);
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.NOT_A_QUEUE);
+        assertThat(e.getMessage()).contains("2026W01.cq4").contains("not a Chronicle Queue data file");
+        assertThat(dir.resolve(TraceLayout.METADATA_FILE)).as("reader created nothing").doesNotExist();
+    }
+
+    @Test
+    void queueKilledBeforeItsSession_isNoSession() throws Exception {
+        Path dir = out.resolve("no-session");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir)) {
+            assertThat(q.createAppender()).isNotNull(); // opened, nothing written (like a kill before the SESSION)
+        }
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.NO_SESSION);
+        assertThat(e.getMessage()).contains("before writing its SESSION");
+    }
+
+    @Test
+    void emptyFolder_missingFolder_file_foreignFiles_haveTypedErrors() throws Exception {
+        Path empty = Files.createDirectories(out.resolve("empty"));
+        assertThat(catchThrowableOfType(TraceException.class, () -> TraceReader.open(empty)).problem())
+                .isEqualTo(TraceException.Problem.EMPTY);
+        assertThat(catchThrowableOfType(TraceException.class, () -> TraceReader.open(out.resolve("nope"))).problem())
+                .isEqualTo(TraceException.Problem.NOT_FOUND);
+        Path file = Files.writeString(out.resolve("file.txt"), "x");
+        assertThat(catchThrowableOfType(TraceException.class, () -> TraceReader.open(file)).problem())
+                .isEqualTo(TraceException.Problem.NOT_A_DIRECTORY);
+        Path foreign = Files.createDirectories(out.resolve("foreign"));
+        Files.writeString(foreign.resolve("readme.txt"), "hello");
+        Files.write(foreign.resolve("data.bin"), new byte[] {1, 2, 3});
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(foreign));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.NOT_A_QUEUE);
+        assertThat(e.getMessage()).contains("readme.txt").contains("data.bin").contains("*.cq4");
+    }
+
+    @Test
+    void parentFolderOpenedAsHost_saysItHoldsHostFolders() throws Exception {
+        writeMarks("a", 1);
+        TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(out));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.NOT_A_QUEUE);
+        assertThat(e.getMessage()).contains("holds host folders");
+    }
+
+    @Test
+    void writer_refusesExistingTraceAndBadHostIds_andWritesAfterClose() throws Exception {
+        writeMarks("dup", 1);
+        TraceException e = catchThrowableOfType(TraceException.class,
+                () -> TraceWriter.create(out, EdgeFixture.session("dup")));
+        assertThat(e.problem()).isEqualTo(TraceException.Problem.ALREADY_EXISTS);
+        assertThat(e.getMessage()).contains("dup");
+        for (String bad : new String[] {"", "..", "a/b", "x\ny", "c:d"}) {
+            assertThat(catchThrowableOfType(TraceException.class,
+                    () -> TraceWriter.create(out, EdgeFixture.session(bad))).problem())
+                    .as("host id %s", bad).isEqualTo(TraceException.Problem.BAD_HOST_ID);
+        }
+        TraceWriter w = TraceWriter.create(out, EdgeFixture.session("closed"));
+        w.close();
+        w.close(); // idempotent
+        assertThatThrownBy(() -> w.mark("S", MarkEvent.Verdict.INFO, "late")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        assertThat(TraceReader.readAll(out.resolve("closed")).outcome().isClean()).isTrue();
+    }
+}
