@@ -1,0 +1,408 @@
+/* Contexts: ibv_open_device/ibv_close_device, the ops tables that the verbs.h inline helpers
+ * call through (ibv_context.ops and the extended verbs_context), async events, and the
+ * progress thread that receives packets and runs the transport timers of the context's QPs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "sv_loc.h"
+
+#define SV_IDLE_WAKEUP_NS (1000ull * 1000 * 1000)  /* progress thread re-checks at least 1/s */
+#define SV_RECV_BUDGET    64                      /* datagrams per wake-up before timers run */
+
+/* An async event as it travels through the context's pipe; resolved to an object on read so
+ * an event of a destroyed object is dropped, as the kernel does on destroy. */
+struct sv_async_rec {
+    uint32_t type;
+    uint32_t kind;
+    uint64_t uid;
+};
+
+static _Thread_local struct sv_context *t_progress_ctx;
+
+struct sv_context *sv_ctx_checked(struct ibv_context *ibctx)
+{
+    if (!ibctx)
+        return NULL;
+    struct sv_context *ctx = sv_ctx(ibctx);
+    return ctx->magic == SV_CONTEXT_MAGIC ? ctx : NULL;
+}
+
+uint64_t sv_ctx_new_uid(struct sv_context *ctx)
+{
+    return ++ctx->next_uid;
+}
+
+uint32_t sv_ctx_new_handle(struct sv_context *ctx)
+{
+    return ++ctx->next_handle;
+}
+
+void sv_ctx_wake(struct sv_context *ctx)
+{
+    if (t_progress_ctx == ctx)
+        return;   /* it recomputes its deadline before it sleeps again */
+    uint64_t one = 1;
+    ssize_t n = write(ctx->wake_fd, &one, sizeof one);
+    (void)n;      /* EAGAIN only when the counter is saturated: it is readable anyway */
+}
+
+void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type, enum sv_event_obj kind,
+                        uint64_t uid)
+{
+    struct sv_async_rec rec = {.type = (uint32_t)type, .kind = (uint32_t)kind, .uid = uid};
+    ssize_t n = write(ctx->async_wr, &rec, sizeof rec);   /* atomic: < PIPE_BUF */
+    (void)n;   /* a full pipe (nobody reads events) loses the event, never blocks the transport */
+}
+
+void sv_wait_acked(pthread_mutex_t *m, pthread_cond_t *cv, const uint32_t *done, const uint32_t *reported)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);   /* the ibv_* conds use the default clock */
+    until.tv_sec += SV_DESTROY_WAIT_MS / 1000;
+    pthread_mutex_lock(m);
+    while ((int32_t)(*done - *reported) < 0) {
+        if (pthread_cond_timedwait(cv, m, &until) != 0)
+            break;
+    }
+    pthread_mutex_unlock(m);
+}
+
+/* ---- progress thread ---- */
+
+static uint64_t run_timers(struct sv_context *ctx, uint64_t now)
+{
+    uint64_t next = 0;
+    pthread_mutex_lock(&ctx->obj_lock);
+    for (struct sv_qp *qp = ctx->qps; qp; qp = qp->ctx_next) {
+        pthread_mutex_lock(&qp->lock);
+        uint64_t d = sv_qp_timers(qp, now);
+        pthread_mutex_unlock(&qp->lock);
+        if (d && (!next || d < next))
+            next = d;
+    }
+    pthread_mutex_unlock(&ctx->obj_lock);
+    return next;
+}
+
+static void *progress_main(void *arg)
+{
+    struct sv_context *ctx = arg;
+    t_progress_ctx = ctx;
+    uint64_t next = 0;
+    while (!atomic_load(&ctx->stopping)) {
+        uint64_t now = sv_now_ns();
+        uint64_t wait = SV_IDLE_WAKEUP_NS;
+        if (next)
+            wait = next > now ? next - now : 0;
+        if (wait > SV_IDLE_WAKEUP_NS)
+            wait = SV_IDLE_WAKEUP_NS;
+        struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
+                              .tv_nsec = (long)(wait % 1000000000ull)};
+        struct pollfd pfd[2] = {{.fd = ctx->ep->fd, .events = POLLIN},
+                                {.fd = ctx->wake_fd, .events = POLLIN}};
+        int n = ppoll(pfd, 2, &ts, NULL);
+        if (n > 0 && (pfd[1].revents & POLLIN)) {
+            uint64_t v;
+            ssize_t r = read(ctx->wake_fd, &v, sizeof v);
+            (void)r;
+        }
+        if (n > 0 && (pfd[0].revents & POLLIN))
+            sv_recv_drain(ctx->ep, SV_RECV_BUDGET);
+        next = run_timers(ctx, sv_now_ns());
+    }
+    return NULL;
+}
+
+/* ---- verbs_context ops ---- */
+
+static int sv_query_port_ex(struct ibv_context *context, uint8_t port_num,
+                            struct ibv_port_attr *port_attr, size_t port_attr_len)
+{
+    struct sv_context *ctx = sv_ctx_checked(context);
+    if (!ctx || !port_attr || port_num != SV_PORT_NUM)
+        return EINVAL;
+    struct ibv_port_attr full;
+    sv_port_attr(ctx->dev, ctx->ep, &full);
+    memset(port_attr, 0, port_attr_len);
+    memcpy(port_attr, &full, port_attr_len < sizeof full ? port_attr_len : sizeof full);
+    return 0;
+}
+
+static int sv_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input,
+                              struct ibv_device_attr_ex *attr, size_t attr_size)
+{
+    struct sv_context *ctx = sv_ctx_checked(context);
+    if (!ctx || !attr || attr_size < sizeof attr->orig_attr)
+        return EINVAL;
+    if (input && input->comp_mask)
+        return EINVAL;
+    memset(attr, 0, attr_size);
+    sv_device_attr(ctx->dev, &attr->orig_attr);
+    return 0;
+}
+
+struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *init);
+
+/* ---- open / close ---- */
+
+static void free_context(struct sv_context *ctx)
+{
+    if (ctx->ep)
+        sv_endpoint_release(ctx->ep);
+    if (ctx->vctx.context.async_fd >= 0)
+        close(ctx->vctx.context.async_fd);
+    if (ctx->async_wr >= 0)
+        close(ctx->async_wr);
+    if (ctx->wake_fd >= 0)
+        close(ctx->wake_fd);
+    sv_mr_table_destroy(&ctx->mrs);
+    pthread_mutex_destroy(&ctx->obj_lock);
+    pthread_mutex_destroy(&ctx->vctx.context.mutex);
+    sv_device_put(ctx->dev);
+    ctx->magic = 0;
+    free(ctx);
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+    struct sv_device *dev = sv_device_of(device);
+    if (!dev) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct sv_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    sv_device_get(dev);
+    ctx->dev = dev;
+    ctx->magic = SV_CONTEXT_MAGIC;
+    ctx->async_wr = ctx->wake_fd = ctx->vctx.context.async_fd = -1;
+    pthread_mutex_init(&ctx->obj_lock, NULL);
+    pthread_mutex_init(&ctx->vctx.context.mutex, NULL);
+    int rc = sv_mr_table_init(&ctx->mrs);
+    if (rc)
+        goto fail;
+    rc = sv_endpoint_acquire(&dev->cfg, &ctx->ep);   /* sets softverbs_last_error */
+    if (rc)
+        goto fail;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        rc = errno;
+        sv_error_set("device %s: cannot create the async event pipe: %s", dev->cfg.name, strerror(rc));
+        goto fail;
+    }
+    ctx->vctx.context.async_fd = p[0];
+    ctx->async_wr = p[1];
+    fcntl(ctx->async_wr, F_SETFL, O_NONBLOCK);
+    ctx->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (ctx->wake_fd < 0) {
+        rc = errno;
+        sv_error_set("device %s: cannot create an eventfd: %s", dev->cfg.name, strerror(rc));
+        goto fail;
+    }
+
+    struct ibv_context *ic = &ctx->vctx.context;
+    ic->device = device;
+    ic->cmd_fd = -1;               /* there is no uverbs character device behind softverbs */
+    ic->num_comp_vectors = 1;
+    ic->abi_compat = __VERBS_ABI_IS_EXTENDED;
+    ic->ops.poll_cq = sv_poll_cq;
+    ic->ops.req_notify_cq = sv_req_notify_cq;
+    ic->ops.post_send = sv_post_send;
+    ic->ops.post_recv = sv_post_recv;
+    ic->ops.post_srq_recv = sv_post_srq_recv;
+    ctx->vctx.sz = sizeof ctx->vctx;
+    ctx->vctx.query_port = sv_query_port_ex;
+    ctx->vctx.query_device_ex = sv_query_device_ex;
+    ctx->vctx.create_qp_ex = sv_create_qp_ex;
+
+    /* the progress thread must not run application signal handlers */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&ctx->progress, NULL, progress_main, ctx);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
+        sv_error_set("device %s: cannot start the progress thread: %s", dev->cfg.name, strerror(rc));
+        goto fail;
+    }
+    return ic;
+fail:
+    free_context(ctx);
+    errno = rc;
+    return NULL;
+}
+
+void sv_qp_free_on_close(struct sv_qp *qp);
+void sv_cq_free_on_close(struct sv_cq *cq);
+void sv_srq_free_on_close(struct sv_srq *srq);
+
+int ibv_close_device(struct ibv_context *context)
+{
+    struct sv_context *ctx = sv_ctx_checked(context);
+    if (!ctx)
+        return EINVAL;
+    atomic_store(&ctx->stopping, true);
+    uint64_t one = 1;
+    ssize_t n = write(ctx->wake_fd, &one, sizeof one);
+    (void)n;
+    pthread_join(ctx->progress, NULL);
+    /* like the kernel on close: whatever the application left behind goes away now */
+    pthread_mutex_lock(&ctx->obj_lock);
+    struct sv_qp *qp = ctx->qps;
+    struct sv_cq *cq = ctx->cqs;
+    struct sv_srq *srq = ctx->srqs;
+    ctx->qps = NULL;
+    ctx->cqs = NULL;
+    ctx->srqs = NULL;
+    pthread_mutex_unlock(&ctx->obj_lock);
+    while (qp) {
+        struct sv_qp *next = qp->ctx_next;
+        sv_qp_free_on_close(qp);
+        qp = next;
+    }
+    while (srq) {
+        struct sv_srq *next = srq->ctx_next;
+        sv_srq_free_on_close(srq);
+        srq = next;
+    }
+    while (cq) {
+        struct sv_cq *next = cq->ctx_next;
+        sv_cq_free_on_close(cq);
+        cq = next;
+    }
+    free_context(ctx);
+    return 0;
+}
+
+/* ---- async events ---- */
+
+static bool resolve_event(struct sv_context *ctx, const struct sv_async_rec *rec, struct ibv_async_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->event_type = (enum ibv_event_type)rec->type;
+    bool found = false;
+    pthread_mutex_lock(&ctx->obj_lock);
+    switch ((enum sv_event_obj)rec->kind) {
+    case SV_EVOBJ_QP:
+        for (struct sv_qp *qp = ctx->qps; qp; qp = qp->ctx_next) {
+            if (qp->uid == rec->uid) {
+                ev->element.qp = &qp->ibqp;
+                pthread_mutex_lock(&qp->ibqp.mutex);
+                qp->events_reported++;
+                pthread_mutex_unlock(&qp->ibqp.mutex);
+                found = true;
+                break;
+            }
+        }
+        break;
+    case SV_EVOBJ_CQ:
+        for (struct sv_cq *cq = ctx->cqs; cq; cq = cq->ctx_next) {
+            if (cq->uid == rec->uid) {
+                ev->element.cq = &cq->ibcq;
+                pthread_mutex_lock(&cq->ibcq.mutex);
+                cq->async_reported++;
+                pthread_mutex_unlock(&cq->ibcq.mutex);
+                found = true;
+                break;
+            }
+        }
+        break;
+    case SV_EVOBJ_SRQ:
+        for (struct sv_srq *srq = ctx->srqs; srq; srq = srq->ctx_next) {
+            if (srq->uid == rec->uid) {
+                ev->element.srq = &srq->ibsrq;
+                pthread_mutex_lock(&srq->ibsrq.mutex);
+                srq->events_reported++;
+                pthread_mutex_unlock(&srq->ibsrq.mutex);
+                found = true;
+                break;
+            }
+        }
+        break;
+    case SV_EVOBJ_PORT:
+        ev->element.port_num = SV_PORT_NUM;
+        found = true;
+        break;
+    default:
+        found = true;
+        break;
+    }
+    pthread_mutex_unlock(&ctx->obj_lock);
+    return found;
+}
+
+int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+{
+    struct sv_context *ctx = sv_ctx_checked(context);
+    if (!ctx || !event) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (;;) {   /* each pass consumes one record; records of destroyed objects are skipped */
+        struct sv_async_rec rec;
+        ssize_t n = read(context->async_fd, &rec, sizeof rec);
+        if (n < 0)
+            return -1;   /* errno from read: EAGAIN on a non-blocking fd, EINTR … */
+        if (n != (ssize_t)sizeof rec) {
+            errno = EIO;
+            return -1;
+        }
+        if (resolve_event(ctx, &rec, event))
+            return 0;
+    }
+}
+
+void ibv_ack_async_event(struct ibv_async_event *event)
+{
+    if (!event)
+        return;
+    switch (event->event_type) {
+    case IBV_EVENT_QP_FATAL:
+    case IBV_EVENT_QP_REQ_ERR:
+    case IBV_EVENT_QP_ACCESS_ERR:
+    case IBV_EVENT_COMM_EST:
+    case IBV_EVENT_SQ_DRAINED:
+    case IBV_EVENT_PATH_MIG:
+    case IBV_EVENT_PATH_MIG_ERR:
+    case IBV_EVENT_QP_LAST_WQE_REACHED:
+        if (event->element.qp) {
+            struct ibv_qp *qp = event->element.qp;
+            pthread_mutex_lock(&qp->mutex);
+            qp->events_completed++;
+            pthread_cond_signal(&qp->cond);
+            pthread_mutex_unlock(&qp->mutex);
+        }
+        break;
+    case IBV_EVENT_CQ_ERR:
+        if (event->element.cq) {
+            struct ibv_cq *cq = event->element.cq;
+            pthread_mutex_lock(&cq->mutex);
+            cq->async_events_completed++;
+            pthread_cond_signal(&cq->cond);
+            pthread_mutex_unlock(&cq->mutex);
+        }
+        break;
+    case IBV_EVENT_SRQ_ERR:
+    case IBV_EVENT_SRQ_LIMIT_REACHED:
+        if (event->element.srq) {
+            struct ibv_srq *srq = event->element.srq;
+            pthread_mutex_lock(&srq->mutex);
+            srq->events_completed++;
+            pthread_cond_signal(&srq->cond);
+            pthread_mutex_unlock(&srq->mutex);
+        }
+        break;
+    default:
+        break;
+    }
+}

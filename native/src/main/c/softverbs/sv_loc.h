@@ -1,0 +1,525 @@
+/* softverbs internals: one section per source file, in pipeline order (device -> context ->
+ * objects -> wire -> requester/responder/completer). Modelled on Soft-RoCE's rxe_loc.h. */
+#ifndef SV_LOC_H
+#define SV_LOC_H
+
+#include <infiniband/verbs.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sv_counters.h"
+
+#define SV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define sv_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+static inline uint64_t sv_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint32_t sv_roundup_pow2(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v && p < (1u << 31))
+        p <<= 1;
+    return p;
+}
+
+/* Device limits, like current Soft-RoCE (rdma-facts §3.1). */
+#define SV_MAX_QP_WR        (1u << 20)
+#define SV_MAX_SGE          32
+#define SV_MAX_INLINE       512
+#define SV_MAX_CQ           (1 << 20)
+#define SV_MAX_CQE          ((1 << 15) - 1)
+#define SV_MAX_QP           ((1 << 20) - 16)
+#define SV_MAX_MR           ((1 << 19) - 1)
+#define SV_MAX_PD           (1 << 20)
+#define SV_MAX_RD_ATOM      128
+#define SV_MAX_RES_RD_ATOM  0x3f000
+#define SV_MAX_AH           32767
+#define SV_MAX_SRQ          (1 << 20)
+#define SV_MAX_SRQ_WR       (1u << 20)
+#define SV_MAX_SRQ_SGE      27
+#define SV_MAX_MSG_SZ       (1u << 31)
+#define SV_GID_TBL_LEN      1024   /* like rxe; only entries 0-3 are populated */
+#define SV_GID_POPULATED    4
+#define SV_PKEY_TBL_LEN     1      /* index 0 = 0xFFFF; pkey_index 1 is the classic wrong one */
+#define SV_DEFAULT_PKEY     0xFFFFu
+#define SV_PORT_NUM         1
+#define SV_FIRST_QPN        17     /* rxe: the GSI QP takes index 16, the first user QP is 17 */
+#define SV_ROCE_OVERHEAD    80     /* bytes a RoCEv2 packet adds to an IB MTU (rxe's rule) */
+#define SV_IPV4_UDP_HDRS    28     /* what the link MTU must also carry */
+#define SV_MAX_DEVICES      16
+#define SV_WINDOW_PSNS      128    /* requester stops this many PSNs ahead of the oldest unacked */
+
+/* ======================================================================================
+ * sv_config.c: SOFTVERBS_DEVICES parsing, softverbs_configure, softverbs_last_error
+ * ====================================================================================== */
+enum sv_quirk {
+    SV_QUIRK_ACCEPT_RESET_TO_RTS = 1u << 0, /* firmware that takes RESET->RTS in one modify */
+    SV_QUIRK_CAPS_POW2           = 1u << 1, /* rounds queue caps to a power of two (not 2^k-1) */
+    SV_QUIRK_VENDOR_ERR          = 1u << 2, /* vendor_err on error completions (value below) */
+    SV_QUIRK_RETRY7_INFINITE     = 1u << 3, /* rxe: retry_cnt 7 never runs out */
+};
+
+struct sv_devcfg {
+    char name[IBV_SYSFS_NAME_MAX];
+    uint32_t ip_be;             /* IPv4, network order */
+    uint32_t link_mtu;          /* Ethernet MTU, bytes */
+    char fw_ver[64];
+    uint32_t vendor_id, vendor_part_id, hw_ver;
+    uint32_t quirks;            /* enum sv_quirk bits */
+    uint32_t vendor_err;        /* with SV_QUIRK_VENDOR_ERR */
+};
+
+struct sv_devcfg_list {
+    int count;
+    struct sv_devcfg dev[SV_MAX_DEVICES];
+};
+
+/* Parses a spec; 0 or EINVAL with a message naming the bad part in err. */
+int sv_config_parse(const char *spec, struct sv_devcfg_list *out, char *err, size_t errlen);
+/* The device config in force: softverbs_configure's, else SOFTVERBS_DEVICES, else soft0. */
+int sv_config_current(struct sv_devcfg_list *out);
+void sv_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+enum ibv_mtu sv_mtu_from_link(uint32_t link_mtu);
+uint32_t sv_mtu_bytes(enum ibv_mtu mtu);
+
+/* ======================================================================================
+ * sv_device.c: device list, identity (MAC/GUID/GIDs), P_Key table, query_device/port/gid
+ * ====================================================================================== */
+#define SV_DEVICE_MAGIC 0x73766476u /* "svdv" */
+
+struct sv_device {
+    struct ibv_device ibdev;     /* what ibv_get_device_list hands out */
+    uint32_t magic;
+    struct sv_devcfg cfg;
+    uint8_t mac[6];
+    uint64_t guid_be;            /* node GUID: EUI-64 of the MAC, network order */
+    int index;                   /* position in the device list (ibv_get_device_index) */
+    atomic_int refcnt;           /* the device list + each open context */
+};
+
+struct sv_device *sv_device_of(struct ibv_device *ibdev);
+void sv_device_put(struct sv_device *dev);
+void sv_device_get(struct sv_device *dev);
+/* GID table entry: 0/1 = link-local (RoCE v1/v2), 2/3 = IPv4-mapped (v1/v2). 0 or errno. */
+int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2);
+/* IPv4 address (network order) of an IPv4-mapped GID; false if the GID is not one. */
+bool sv_gid_to_ipv4(const union ibv_gid *gid, uint32_t *ip_be);
+void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *attr);
+struct sv_endpoint;
+void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep,
+                  struct ibv_port_attr *attr);
+
+/* ======================================================================================
+ * sv_udp.c: one UDP socket per device per process (IP:4791), shared by its contexts; the
+ * QPN table lives here because every context of the device receives through this socket.
+ * ====================================================================================== */
+#define SV_QP_BUCKETS 256
+
+struct sv_qp;
+struct sv_endpoint {
+    struct sv_endpoint *next;    /* process-wide list, under the endpoint list lock */
+    int refcnt;                  /* contexts using it, under the endpoint list lock */
+    uint32_t ip_be;
+    uint32_t link_mtu;
+    int fd;
+    sv_counter_t counters[SV_CNT__COUNT];
+    pthread_rwlock_t qp_lock;    /* readers route packets, writers add/remove QPs */
+    struct sv_qp *qp_bucket[SV_QP_BUCKETS];
+    uint32_t next_qpn;
+    uint32_t qp_count;
+};
+
+/* 0 or errno (EADDRINUSE when another process holds IP:4791, EADDRNOTAVAIL, ...). */
+int sv_endpoint_acquire(const struct sv_devcfg *cfg, struct sv_endpoint **out);
+void sv_endpoint_release(struct sv_endpoint *ep);
+/* Counters of the endpoint bound to ip_be in this process, or NULL. */
+struct sv_endpoint *sv_endpoint_find(uint32_t ip_be);
+int sv_endpoint_add_qp(struct sv_endpoint *ep, struct sv_qp *qp);    /* assigns qp_num */
+void sv_endpoint_remove_qp(struct sv_endpoint *ep, struct sv_qp *qp);
+struct sv_qp *sv_endpoint_lookup_qp(struct sv_endpoint *ep, uint32_t qpn); /* qp_lock held */
+/* Puts one RoCEv2 datagram on the wire towards dst_ip:4791; drops it (and counts) when the
+ * IP packet would exceed the device's link MTU, as an Ethernet NIC would. */
+void sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
+
+static inline void sv_count(struct sv_endpoint *ep, enum sv_counter c)
+{
+    atomic_fetch_add_explicit(&ep->counters[c], 1, memory_order_relaxed);
+}
+
+/* ======================================================================================
+ * sv_context.c: open/close, the ops tables, async events, the progress thread
+ * ====================================================================================== */
+#define SV_CONTEXT_MAGIC 0x73766378u /* "svcx" */
+
+struct sv_mr;
+struct sv_mr_table {
+    pthread_rwlock_t lock;       /* readers copy data, writers register/deregister */
+    struct sv_mr **slot;
+    uint32_t cap;
+    uint32_t count;
+    uint8_t next_key;
+};
+
+struct sv_cq;
+struct sv_srq;
+struct sv_context {
+    struct verbs_context vctx;   /* vctx.context is what the application holds */
+    uint32_t magic;
+    struct sv_device *dev;
+    struct sv_endpoint *ep;
+    int async_wr;                /* write end of the async event pipe (read end = async_fd) */
+    int wake_fd;                 /* eventfd: re-evaluate timers now */
+    pthread_t progress;
+    atomic_bool stopping;
+    pthread_mutex_t obj_lock;    /* the lists below; taken before any QP lock */
+    struct sv_qp *qps;
+    struct sv_cq *cqs;
+    struct sv_srq *srqs;
+    uint64_t next_uid;
+    uint32_t next_handle;
+    struct sv_mr_table mrs;
+};
+
+static inline struct sv_context *sv_ctx(struct ibv_context *ibctx)
+{
+    return sv_container_of(ibctx, struct sv_context, vctx.context);
+}
+/* NULL unless ibctx is an open softverbs context (argument checking for the entry points). */
+struct sv_context *sv_ctx_checked(struct ibv_context *ibctx);
+uint64_t sv_ctx_new_uid(struct sv_context *ctx);   /* obj_lock held */
+uint32_t sv_ctx_new_handle(struct sv_context *ctx); /* obj_lock held */
+
+enum sv_event_obj { SV_EVOBJ_NONE, SV_EVOBJ_QP, SV_EVOBJ_CQ, SV_EVOBJ_SRQ, SV_EVOBJ_PORT };
+/* Queues an async event for ibv_get_async_event (safe from any thread, never blocks). */
+void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type,
+                        enum sv_event_obj kind, uint64_t uid);
+/* Tells the progress thread that a timer was armed (no-op when called from it). */
+void sv_ctx_wake(struct sv_context *ctx);
+/* Waits until *done catches up with *reported (events acked), as ibv_destroy_* do; bounded
+ * (SV_DESTROY_WAIT_MS) so a forgotten ack delays the destroy instead of hanging it forever. */
+#define SV_DESTROY_WAIT_MS 5000
+void sv_wait_acked(pthread_mutex_t *m, pthread_cond_t *cv, const uint32_t *done, const uint32_t *reported);
+
+/* ======================================================================================
+ * sv_pd.c
+ * ====================================================================================== */
+struct sv_pd {
+    struct ibv_pd ibpd;
+    atomic_int users;            /* QPs, MRs, AHs, SRQs: dealloc is EBUSY while > 0 */
+};
+static inline struct sv_pd *sv_pd(struct ibv_pd *p) { return sv_container_of(p, struct sv_pd, ibpd); }
+
+/* ======================================================================================
+ * sv_mr.c: registration, keys, and every access to registered memory (local SGEs and remote
+ * R_Key accesses go through here so rights and bounds are checked in one place)
+ * ====================================================================================== */
+struct sv_mr {
+    struct ibv_mr ibmr;
+    struct sv_pd *pd;
+    uint64_t iova;               /* address the remote side uses for byte 0 of the region */
+    unsigned int access;
+    uint32_t index;
+};
+
+enum sv_mem_status {             /* result of a checked memory access */
+    SV_MEM_OK = 0,
+    SV_MEM_BAD_KEY,              /* no such key, or an MR of another PD */
+    SV_MEM_NO_RIGHT,             /* the MR lacks the access right */
+    SV_MEM_BOUNDS,               /* range outside the MR */
+    SV_MEM_LENGTH,               /* the SGE list is shorter than the data */
+};
+
+int sv_mr_table_init(struct sv_mr_table *t);
+void sv_mr_table_destroy(struct sv_mr_table *t);
+/* Gathers len bytes starting at byte `offset` of an SGE list (local read: any MR). */
+enum sv_mem_status sv_sge_gather(struct sv_context *ctx, struct sv_pd *pd, const struct ibv_sge *sge,
+                                 uint32_t nsge, uint64_t offset, void *dst, uint32_t len);
+/* Scatters len bytes at byte `offset` of an SGE list (needs IBV_ACCESS_LOCAL_WRITE). */
+enum sv_mem_status sv_sge_scatter(struct sv_context *ctx, struct sv_pd *pd, const struct ibv_sge *sge,
+                                  uint32_t nsge, uint64_t offset, const void *src, uint32_t len);
+/* Checks an R_Key access of [va, va+len) needing `right` (IBV_ACCESS_REMOTE_*). */
+enum sv_mem_status sv_rkey_check(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
+                                 uint64_t va, uint64_t len, unsigned int right);
+/* Copies to (write) or from (read) remote-accessible memory; checks like sv_rkey_check. */
+enum sv_mem_status sv_rkey_write(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
+                                 uint64_t va, const void *src, uint32_t len);
+enum sv_mem_status sv_rkey_read(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
+                                uint64_t va, void *dst, uint32_t len);
+/* 8-byte atomic at va: compare-swap (is_cas) or fetch-add; *orig gets the old value. */
+enum sv_mem_status sv_rkey_atomic(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
+                                  uint64_t va, bool is_cas, uint64_t swap_add, uint64_t compare,
+                                  uint64_t *orig);
+uint32_t sv_sge_total(const struct ibv_sge *sge, uint32_t nsge);
+
+/* ======================================================================================
+ * sv_cq.c: completion queues and completion channels
+ * ====================================================================================== */
+struct sv_comp_channel {
+    struct ibv_comp_channel ibch;    /* ibch.fd = read end of a pipe of 8-byte CQ uids */
+    int wr_fd;
+    pthread_mutex_t lock;            /* cqs list */
+    struct sv_cq *cqs;
+};
+
+struct sv_cq {
+    struct ibv_cq ibcq;
+    struct sv_context *ctx;
+    uint64_t uid;
+    struct sv_cq *ctx_next;
+    struct sv_cq *chan_next;
+    struct sv_comp_channel *channel;
+    pthread_mutex_t lock;            /* ring + notification state */
+    struct ibv_wc *ring;
+    uint32_t slots;                  /* ibcq.cqe usable entries */
+    uint32_t head, count;
+    int notify;                      /* 0 disarmed, 1 next completion, 2 solicited only */
+    bool overflowed;                 /* CQ_ERR raised; cleared once there is room again */
+    atomic_int users;                /* QPs attached: destroy is EBUSY while > 0 */
+    uint32_t comp_reported;          /* completion events handed out (ibcq.mutex) */
+    uint32_t async_reported;         /* CQ_ERR events handed out (ibcq.mutex) */
+};
+static inline struct sv_cq *sv_cq(struct ibv_cq *c) { return sv_container_of(c, struct sv_cq, ibcq); }
+
+/* Adds a completion; false on overflow (the completion is lost and IBV_EVENT_CQ_ERR raised). */
+bool sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc, bool solicited);
+
+/* ======================================================================================
+ * sv_srq.c and the receive queue shared by QPs and SRQs
+ * ====================================================================================== */
+struct sv_recv_wqe {
+    uint64_t wr_id;
+    uint32_t num_sge;
+    struct ibv_sge *sge;             /* max_sge entries owned by the queue */
+};
+
+struct sv_rq {
+    pthread_mutex_t lock;
+    struct sv_recv_wqe *wqe;
+    struct ibv_sge *sge_pool;
+    uint32_t slots;                  /* ring size (power of two) */
+    uint32_t max_wr;                 /* usable entries reported in caps */
+    uint32_t max_sge;
+    uint32_t head, tail;             /* free-running; count = tail - head */
+};
+
+int sv_rq_init(struct sv_rq *rq, uint32_t max_wr, uint32_t max_sge);
+void sv_rq_destroy(struct sv_rq *rq);
+/* Validates and appends; 0, EINVAL (too many SGEs) or ENOMEM (full). rq->lock held. */
+int sv_rq_post(struct sv_rq *rq, const struct ibv_recv_wr *wr);
+/* Copies the oldest WQE (and its SGEs, into sge_out[max_sge]) and removes it; false if empty. */
+bool sv_rq_pop(struct sv_rq *rq, uint64_t *wr_id, struct ibv_sge *sge_out, uint32_t *num_sge);
+uint32_t sv_rq_count(struct sv_rq *rq);
+/* Total SGE length of the oldest WQE without taking it; false if empty. */
+bool sv_rq_front_len(struct sv_rq *rq, uint32_t *len);
+
+struct sv_srq {
+    struct ibv_srq ibsrq;
+    struct sv_context *ctx;
+    struct sv_pd *pd;
+    uint64_t uid;
+    struct sv_srq *ctx_next;
+    struct sv_rq rq;
+    uint32_t limit;                  /* srq_limit: SRQ_LIMIT_REACHED when count drops below */
+    atomic_int users;                /* QPs attached */
+    uint32_t events_reported;
+};
+static inline struct sv_srq *sv_srq(struct ibv_srq *s) { return sv_container_of(s, struct sv_srq, ibsrq); }
+/* Pops a WQE for a QP attached to the SRQ; raises SRQ_LIMIT_REACHED when armed. */
+bool sv_srq_pop(struct sv_srq *srq, uint64_t *wr_id, struct ibv_sge *sge_out, uint32_t *num_sge);
+
+/* ======================================================================================
+ * sv_ah.c
+ * ====================================================================================== */
+struct sv_ah {
+    struct ibv_ah ibah;
+    struct sv_pd *pd;
+    struct ibv_ah_attr attr;
+    uint32_t dst_ip_be;
+    bool routable;                   /* RoCE v2 over IPv4 from the chosen source GID */
+};
+static inline struct sv_ah *sv_ah(struct ibv_ah *a) { return sv_container_of(a, struct sv_ah, ibah); }
+/* Checks an address vector like rdma_check_ah_attr on a RoCE port; 0 or errno. On success
+ * dst_ip_be and routable say where packets go (see the comment at the top of sv_ah.c). */
+int sv_av_check(struct sv_context *ctx, const struct ibv_ah_attr *av, uint32_t *dst_ip_be,
+                bool *routable);
+
+/* ======================================================================================
+ * sv_qp_table.c: the kernel's modify-QP table as data (rdma-facts §1)
+ * ====================================================================================== */
+extern const char *const sv_qp_state_name[IBV_QPS_UNKNOWN + 1];
+/* 0 if the transition with this mask is legal for the QP type, else EINVAL. */
+int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
+                           uint32_t mask, uint32_t quirks);
+
+/* ======================================================================================
+ * sv_qp.c: QP objects; create/destroy/query/modify (check, then apply)
+ * ====================================================================================== */
+struct sv_send_wqe {
+    uint64_t wr_id;
+    enum ibv_wr_opcode opcode;
+    unsigned int send_flags;
+    uint32_t imm_be;                 /* immediate data (network order) or rkey to invalidate */
+    uint64_t remote_addr;
+    uint32_t rkey;
+    uint64_t compare_add, swap;      /* atomics */
+    uint32_t ud_dst_ip_be, ud_remote_qpn, ud_remote_qkey;
+    bool ud_routable;
+    uint32_t num_sge;
+    struct ibv_sge *sge;             /* points into the SQ's SGE pool */
+    uint8_t *inline_data;            /* points into the SQ's inline pool when SEND_INLINE */
+    uint32_t length;
+    /* transport bookkeeping */
+    uint32_t first_psn, last_psn, npkts;
+    bool started;                    /* first packet has been built (PSNs assigned) */
+};
+
+struct sv_sq {
+    struct sv_send_wqe *wqe;
+    struct ibv_sge *sge_pool;
+    uint8_t *inline_pool;
+    uint32_t slots, max_wr, max_sge, max_inline;
+    uint32_t head, tail;             /* head = oldest not completed; free-running */
+};
+
+struct sv_req_state {                /* requester (sv_req.c) */
+    uint32_t psn;                    /* next PSN to put on a new packet */
+    uint32_t idx;                    /* SQ index of the WQE being (re)transmitted */
+    uint32_t offset;                 /* bytes of that WQE already sent */
+    uint32_t reads_outstanding;
+};
+
+struct sv_comp_state {               /* completer (sv_comp.c) */
+    uint32_t psn;                    /* oldest PSN not yet acknowledged */
+    uint32_t retry_left, rnr_left;
+    uint64_t retrans_at;             /* retransmit timer (monotonic ns), 0 = off */
+    uint64_t rnr_at;                 /* RNR wait end, 0 = not waiting */
+    uint32_t read_rcvd;              /* bytes of the head READ already placed */
+};
+
+enum sv_resp_msg { SV_RESP_IDLE, SV_RESP_IN_SEND, SV_RESP_IN_WRITE };
+
+struct sv_atomic_saved {             /* replay of duplicate atomics (IBA 9.7.5.1.3) */
+    uint32_t psn;
+    uint64_t orig;
+    bool valid;
+};
+#define SV_ATOMIC_SAVED 4
+
+struct sv_resp_state {               /* responder (sv_resp.c) */
+    uint32_t epsn;                   /* expected PSN */
+    uint32_t msn;
+    bool nak_sent;                   /* sequence NAK sent, drop until ePSN arrives */
+    enum sv_resp_msg msg;            /* inside a multi-packet SEND or WRITE */
+    bool uc_drop;                    /* UC: rest of a broken message is dropped */
+    bool have_wqe;                   /* a receive WQE is being filled */
+    uint64_t wqe_id;
+    struct ibv_sge *wqe_sge;         /* max_recv_sge entries */
+    uint32_t wqe_nsge;
+    uint32_t offset;                 /* bytes placed in the receive WQE */
+    uint64_t va;                     /* WRITE: next address */
+    uint32_t rkey;
+    uint32_t resid;                  /* WRITE: bytes still to come */
+    uint32_t write_len;              /* WRITE: DMA length from the RETH */
+    bool comm_est_sent;
+    struct sv_atomic_saved atomic[SV_ATOMIC_SAVED];
+    uint32_t atomic_next;
+};
+
+#define SV_QP_MAGIC 0x73767170u /* "svqp" */
+
+struct sv_qp {
+    struct ibv_qp ibqp;
+    uint32_t magic;
+    struct sv_context *ctx;
+    struct sv_pd *pd;
+    struct sv_cq *scq, *rcq;
+    struct sv_srq *srq;
+    uint64_t uid;
+    struct sv_qp *ctx_next, *ep_next;
+    pthread_mutex_t lock;            /* all transport state below */
+    enum ibv_qp_state state;
+    struct ibv_qp_attr attr;         /* attributes as last applied */
+    bool sq_sig_all;
+    uint32_t mtu;                    /* bytes per packet payload */
+    uint32_t dst_ip_be;
+    bool routable;
+    struct sv_sq sq;
+    struct sv_rq rq;
+    struct sv_req_state req;
+    struct sv_comp_state comp;
+    struct sv_resp_state resp;
+    bool sq_draining;
+    uint32_t events_reported;        /* async events handed out (ibqp.mutex) */
+};
+static inline struct sv_qp *sv_qp(struct ibv_qp *q) { return sv_container_of(q, struct sv_qp, ibqp); }
+
+/* Moves the QP to ERR because of a transport error, flushing both queues; raises the
+ * affiliated async event (IBV_EVENT_QP_FATAL etc.) when event >= 0. qp->lock held. */
+void sv_qp_error(struct sv_qp *qp, int event);
+/* The send WQE at SQ index idx failed with st: earlier ones are flushed, it reports st, the
+ * QP goes to ERR (reported through the completion, no async event). */
+void sv_qp_fail_at(struct sv_qp *qp, uint32_t idx, enum ibv_wc_status st);
+/* Completes every outstanding WQE with IBV_WC_WR_FLUSH_ERR (QP in ERR). */
+void sv_qp_flush(struct sv_qp *qp);
+/* Raises IBV_EVENT_SQ_DRAINED once an SQD QP has nothing in flight. */
+void sv_comp_check_drained(struct sv_qp *qp);
+/* Completion helpers (qp->lock held). vendor_err comes from the device's personality. */
+void sv_qp_complete_send(struct sv_qp *qp, const struct sv_send_wqe *wqe, enum ibv_wc_status st);
+bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st,
+                         enum ibv_wc_opcode op, uint32_t byte_len, uint32_t imm_be,
+                         unsigned int wc_flags, uint32_t src_qp, bool solicited);
+/* Arms the retransmit timer / RNR wait and wakes the owning progress thread. */
+void sv_qp_arm_retrans(struct sv_qp *qp, uint64_t now);
+uint64_t sv_qp_timeout_ns(const struct sv_qp *qp);
+/* Runs expired timers; returns the QP's next deadline (0 = none). qp->lock held. */
+uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now);
+struct ibv_context_ops;
+int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+int sv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+int sv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+int sv_poll_cq(struct ibv_cq *ibcq, int num_entries, struct ibv_wc *wc);
+int sv_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+
+/* ======================================================================================
+ * sv_req.c (requester: WQEs to packets), sv_comp.c (completer: ACKs/responses to
+ * completions, timers), sv_resp.c (responder: requests to data, ACKs, NAKs),
+ * sv_recv.c (routing of received datagrams)
+ * ====================================================================================== */
+struct sv_pkt;
+/* Sends what the SQ, window and RNR wait allow. qp->lock held. */
+void sv_req_run(struct sv_qp *qp);
+/* Restarts transmission from the oldest unacknowledged PSN (retry path). */
+void sv_req_rewind(struct sv_qp *qp);
+/* Encodes and transmits one packet of this QP towards its peer. */
+void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable);
+
+void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt);
+void sv_comp_retrans_timeout(struct sv_qp *qp);
+void sv_comp_rnr_expired(struct sv_qp *qp);
+/* Completes WQEs at the head of the SQ that need no acknowledgement (UC/UD, already sent). */
+void sv_comp_unreliable(struct sv_qp *qp);
+
+void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_be);
+
+/* Receives and dispatches up to `budget` datagrams; returns how many were read. */
+int sv_recv_drain(struct sv_endpoint *ep, int budget);
+
+/* ======================================================================================
+ * sv_counters.c: softverbs_query_counters and the sysfs-like files
+ * ====================================================================================== */
+/* Reads a virtual sysfs file of a softverbs device ("ports/1/hw_counters/rcvd_pkts", …):
+ * length written, or -1 if dir/file is not one of ours. */
+int sv_sysfs_read(const char *dir, const char *file, char *buf, size_t size);
+
+#endif

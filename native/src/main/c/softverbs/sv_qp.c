@@ -1,0 +1,501 @@
+/* Queue pairs: create (caps checked and rounded as rxe does), destroy, query (live PSNs and
+ * state) and modify - every attribute is checked against the transition table and the device
+ * before any is applied, so a failed modify changes nothing (ibv_modify_qp(3)). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sv_loc.h"
+#include "sv_hdr.h"
+
+#define SV_QP_MASK_LEGACY ((1u << 21) - 1)   /* bits the legacy modify command can carry */
+#define SV_QP_ACCESS_OK   (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | \
+                           IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND)
+
+/* ---- caps ---- */
+
+static uint32_t round_wr(uint32_t quirks, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    /* rxe: a ring of roundup_pow_of_two(n + 1) slots with one kept free (500 -> 511) */
+    if (quirks & SV_QUIRK_CAPS_POW2)
+        return sv_roundup_pow2(n);
+    return sv_roundup_pow2(n + 1) - 1;
+}
+
+static int check_and_round_caps(const struct sv_context *ctx, const struct ibv_qp_init_attr *init,
+                                struct ibv_qp_cap *cap)
+{
+    const struct ibv_qp_cap *in = &init->cap;
+    if (in->max_send_wr > SV_MAX_QP_WR || in->max_send_sge > SV_MAX_SGE ||
+        in->max_inline_data > SV_MAX_INLINE)
+        return EINVAL;
+    if (!init->srq && (in->max_recv_wr > SV_MAX_QP_WR || in->max_recv_sge > SV_MAX_SGE))
+        return EINVAL;
+    uint32_t quirks = ctx->dev->cfg.quirks;
+    cap->max_send_wr = round_wr(quirks, in->max_send_wr);
+    /* rxe sizes a send WQE for the larger of the SGE list and the inline data and reports
+     * both in that unit: 1 SGE + 0 inline -> 1 SGE + 16 bytes inline */
+    uint32_t wqe = in->max_send_sge * (uint32_t)sizeof(struct ibv_sge);
+    if (in->max_inline_data > wqe)
+        wqe = in->max_inline_data;
+    if (quirks & SV_QUIRK_CAPS_POW2 && wqe)
+        wqe = sv_roundup_pow2(wqe);
+    if (wqe > SV_MAX_INLINE)
+        wqe = SV_MAX_INLINE;
+    cap->max_send_sge = wqe / (uint32_t)sizeof(struct ibv_sge);
+    cap->max_inline_data = wqe;
+    if (init->srq) {
+        cap->max_recv_wr = 0;
+        cap->max_recv_sge = 0;
+    } else {
+        cap->max_recv_wr = round_wr(quirks, in->max_recv_wr);
+        cap->max_recv_sge = (quirks & SV_QUIRK_CAPS_POW2 && in->max_recv_sge)
+                                ? sv_roundup_pow2(in->max_recv_sge) : in->max_recv_sge;
+        if (cap->max_recv_sge > SV_MAX_SGE)
+            cap->max_recv_sge = SV_MAX_SGE;
+    }
+    return 0;
+}
+
+static int sq_init(struct sv_sq *sq, const struct ibv_qp_cap *cap)
+{
+    memset(sq, 0, sizeof *sq);
+    sq->max_wr = cap->max_send_wr;
+    sq->max_sge = cap->max_send_sge;
+    sq->max_inline = cap->max_inline_data;
+    sq->slots = sq->max_wr ? sq->max_wr : 1;
+    sq->wqe = calloc(sq->slots, sizeof *sq->wqe);
+    sq->sge_pool = calloc((size_t)sq->slots * (sq->max_sge ? sq->max_sge : 1), sizeof *sq->sge_pool);
+    sq->inline_pool = calloc((size_t)sq->slots, sq->max_inline ? sq->max_inline : 1);
+    if (!sq->wqe || !sq->sge_pool || !sq->inline_pool)
+        return ENOMEM;
+    for (uint32_t i = 0; i < sq->slots; i++) {
+        sq->wqe[i].sge = &sq->sge_pool[(size_t)i * (sq->max_sge ? sq->max_sge : 1)];
+        sq->wqe[i].inline_data = &sq->inline_pool[(size_t)i * (sq->max_inline ? sq->max_inline : 1)];
+    }
+    return 0;
+}
+
+static void sq_destroy(struct sv_sq *sq)
+{
+    free(sq->wqe);
+    free(sq->sge_pool);
+    free(sq->inline_pool);
+}
+
+/* ---- create / destroy ---- */
+
+static struct ibv_qp *create_qp(struct sv_context *ctx, struct ibv_pd *ibpd, struct ibv_qp_init_attr *init)
+{
+    int rc = EINVAL;
+    if (!init || !ibpd)
+        goto fail;
+    switch (init->qp_type) {
+    case IBV_QPT_RC: case IBV_QPT_UC: case IBV_QPT_UD:
+        break;
+    case IBV_QPT_RAW_PACKET: case IBV_QPT_XRC_SEND: case IBV_QPT_XRC_RECV: case IBV_QPT_DRIVER:
+        rc = EOPNOTSUPP;   /* rxe: types the driver does not implement */
+        goto fail;
+    default:
+        goto fail;
+    }
+    if (!init->send_cq || !init->recv_cq || init->send_cq->context != &ctx->vctx.context ||
+        init->recv_cq->context != &ctx->vctx.context ||
+        (init->srq && init->srq->context != &ctx->vctx.context))
+        goto fail;
+    struct ibv_qp_cap cap;
+    rc = check_and_round_caps(ctx, init, &cap);
+    if (rc)
+        goto fail;
+
+    struct sv_qp *qp = calloc(1, sizeof *qp);
+    if (!qp) {
+        rc = ENOMEM;
+        goto fail;
+    }
+    rc = sq_init(&qp->sq, &cap);
+    if (!rc && !init->srq)
+        rc = sv_rq_init(&qp->rq, cap.max_recv_wr, cap.max_recv_sge);
+    qp->resp.wqe_sge = calloc(SV_MAX_SGE, sizeof *qp->resp.wqe_sge);
+    if (!rc && !qp->resp.wqe_sge)
+        rc = ENOMEM;
+    if (rc) {
+        sq_destroy(&qp->sq);
+        sv_rq_destroy(&qp->rq);
+        free(qp->resp.wqe_sge);
+        free(qp);
+        goto fail;
+    }
+    qp->magic = SV_QP_MAGIC;
+    qp->ctx = ctx;
+    qp->pd = sv_pd(ibpd);
+    qp->scq = sv_cq(init->send_cq);
+    qp->rcq = sv_cq(init->recv_cq);
+    qp->srq = init->srq ? sv_srq(init->srq) : NULL;
+    qp->sq_sig_all = init->sq_sig_all != 0;
+    qp->state = IBV_QPS_RESET;
+    qp->attr.qp_state = IBV_QPS_RESET;
+    qp->attr.path_mtu = IBV_MTU_256;          /* rxe's value for a fresh QP */
+    qp->attr.cap = cap;
+    qp->attr.port_num = SV_PORT_NUM;
+    qp->mtu = init->qp_type == IBV_QPT_UD ? sv_mtu_bytes(sv_mtu_from_link(ctx->dev->cfg.link_mtu))
+                                          : sv_mtu_bytes(IBV_MTU_256);
+    pthread_mutex_init(&qp->lock, NULL);
+
+    struct ibv_qp *q = &qp->ibqp;
+    q->context = &ctx->vctx.context;
+    q->qp_context = init->qp_context;
+    q->pd = ibpd;
+    q->send_cq = init->send_cq;
+    q->recv_cq = init->recv_cq;
+    q->srq = init->srq;
+    q->state = IBV_QPS_RESET;
+    q->qp_type = init->qp_type;
+    pthread_mutex_init(&q->mutex, NULL);
+    pthread_cond_init(&q->cond, NULL);
+
+    rc = sv_endpoint_add_qp(ctx->ep, qp);   /* assigns the QPN */
+    if (rc) {
+        sq_destroy(&qp->sq);
+        sv_rq_destroy(&qp->rq);
+        free(qp->resp.wqe_sge);
+        free(qp);
+        goto fail;
+    }
+    atomic_fetch_add(&qp->pd->users, 1);
+    atomic_fetch_add(&qp->scq->users, 1);
+    atomic_fetch_add(&qp->rcq->users, 1);
+    if (qp->srq)
+        atomic_fetch_add(&qp->srq->users, 1);
+    pthread_mutex_lock(&ctx->obj_lock);
+    qp->uid = sv_ctx_new_uid(ctx);
+    q->handle = sv_ctx_new_handle(ctx);
+    qp->ctx_next = ctx->qps;
+    ctx->qps = qp;
+    pthread_mutex_unlock(&ctx->obj_lock);
+    init->cap = cap;
+    return q;
+fail:
+    errno = rc;
+    return NULL;
+}
+
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
+{
+    struct sv_context *ctx = pd ? sv_ctx_checked(pd->context) : NULL;
+    if (!ctx) {
+        errno = EINVAL;
+        return NULL;
+    }
+    return create_qp(ctx, pd, init);
+}
+
+/* verbs_context.create_qp_ex: the plain subset (a PD, no create flags, no send ops). */
+struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *ex)
+{
+    struct sv_context *ctx = sv_ctx_checked(context);
+    if (!ctx || !ex) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if ((ex->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
+        ((ex->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && ex->create_flags)) {
+        errno = EOPNOTSUPP;
+        return NULL;
+    }
+    if (!(ex->comp_mask & IBV_QP_INIT_ATTR_PD) || !ex->pd || ex->pd->context != context) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct ibv_qp_init_attr init = {
+        .qp_context = ex->qp_context, .send_cq = ex->send_cq, .recv_cq = ex->recv_cq,
+        .srq = ex->srq, .cap = ex->cap, .qp_type = ex->qp_type, .sq_sig_all = ex->sq_sig_all,
+    };
+    struct ibv_qp *qp = create_qp(ctx, ex->pd, &init);
+    if (qp)
+        ex->cap = init.cap;
+    return qp;
+}
+
+static void qp_free(struct sv_qp *qp)
+{
+    atomic_fetch_sub(&qp->pd->users, 1);
+    atomic_fetch_sub(&qp->scq->users, 1);
+    atomic_fetch_sub(&qp->rcq->users, 1);
+    if (qp->srq)
+        atomic_fetch_sub(&qp->srq->users, 1);
+    sq_destroy(&qp->sq);
+    sv_rq_destroy(&qp->rq);
+    free(qp->resp.wqe_sge);
+    pthread_mutex_destroy(&qp->lock);
+    pthread_mutex_destroy(&qp->ibqp.mutex);
+    pthread_cond_destroy(&qp->ibqp.cond);
+    qp->magic = 0;
+    free(qp);
+}
+
+void sv_qp_free_on_close(struct sv_qp *qp)
+{
+    sv_endpoint_remove_qp(qp->ctx->ep, qp);
+    qp_free(qp);
+}
+
+static struct sv_qp *qp_checked(struct ibv_qp *ibqp)
+{
+    if (!ibqp || !sv_ctx_checked(ibqp->context))
+        return NULL;
+    struct sv_qp *qp = sv_qp(ibqp);
+    return qp->magic == SV_QP_MAGIC ? qp : NULL;
+}
+
+int ibv_destroy_qp(struct ibv_qp *ibqp)
+{
+    struct sv_qp *qp = qp_checked(ibqp);
+    if (!qp)
+        return EINVAL;
+    struct sv_context *ctx = qp->ctx;
+    /* out of the QPN table first: waits for a packet being processed on it to finish */
+    sv_endpoint_remove_qp(ctx->ep, qp);
+    pthread_mutex_lock(&ctx->obj_lock);   /* then off the timer list */
+    for (struct sv_qp **p = &ctx->qps; *p; p = &(*p)->ctx_next) {
+        if (*p == qp) {
+            *p = qp->ctx_next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ctx->obj_lock);
+    sv_wait_acked(&ibqp->mutex, &ibqp->cond, &ibqp->events_completed, &qp->events_reported);
+    qp_free(qp);
+    return 0;
+}
+
+/* ---- query ---- */
+
+int ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init)
+{
+    struct sv_qp *qp = qp_checked(ibqp);
+    if (!qp || !attr || !init)
+        return EINVAL;
+    pthread_mutex_lock(&qp->lock);
+    *attr = qp->attr;
+    attr->qp_state = qp->state;
+    attr->cur_qp_state = qp->state;
+    attr->sq_draining = qp->sq_draining;
+    /* live PSNs: what the requester sends next and what the responder expects next */
+    if (qp->state >= IBV_QPS_RTS)
+        attr->sq_psn = qp->req.psn;
+    if (qp->state >= IBV_QPS_RTR)
+        attr->rq_psn = qp->resp.epsn;
+    memset(init, 0, sizeof *init);
+    init->qp_context = ibqp->qp_context;
+    init->send_cq = ibqp->send_cq;
+    init->recv_cq = ibqp->recv_cq;
+    init->srq = ibqp->srq;
+    init->cap = qp->attr.cap;
+    init->qp_type = ibqp->qp_type;
+    init->sq_sig_all = qp->sq_sig_all;
+    pthread_mutex_unlock(&qp->lock);
+    return 0;
+}
+
+/* ---- modify: check ---- */
+
+static int check_attrs(struct sv_qp *qp, const struct ibv_qp_attr *a, uint32_t mask,
+                       enum ibv_qp_state cur, enum ibv_qp_state next)
+{
+    struct sv_context *ctx = qp->ctx;
+    uint32_t dst;
+    bool routable;
+    int rc;
+    if ((mask & IBV_QP_CUR_STATE) && cur != qp->state)
+        return EINVAL;   /* the consumer's idea of the current state is wrong */
+    rc = sv_qp_transition_check(qp->ibqp.qp_type, cur, next, mask, ctx->dev->cfg.quirks);
+    if (rc)
+        return rc;
+    /* rxe: a QP still draining its SQ may only leave SQD for ERR */
+    if ((mask & IBV_QP_STATE) && cur == IBV_QPS_SQD && qp->sq_draining && next != IBV_QPS_ERR)
+        return EINVAL;
+    if ((mask & IBV_QP_PORT) && a->port_num != SV_PORT_NUM)
+        return EINVAL;
+    /* CONFIG_SECURITY_INFINIBAND: the P_Key cache lookup fails past the table */
+    if ((mask & IBV_QP_PKEY_INDEX) && a->pkey_index >= SV_PKEY_TBL_LEN)
+        return EINVAL;
+    /* Q_Keys with bit 31 set are privileged (IBA 10.2.4) */
+    if ((mask & IBV_QP_QKEY) && (a->qkey & 0x80000000u))
+        return EPERM;
+    if (mask & IBV_QP_AV) {
+        rc = sv_av_check(ctx, &a->ah_attr, &dst, &routable);
+        if (rc)
+            return rc;
+    }
+    if (mask & IBV_QP_ALT_PATH) {
+        if (a->alt_port_num != SV_PORT_NUM || a->alt_timeout > 31 || a->alt_pkey_index >= SV_PKEY_TBL_LEN)
+            return EINVAL;
+        rc = sv_av_check(ctx, &a->alt_ah_attr, &dst, &routable);
+        if (rc)
+            return rc;
+    }
+    /* path_mtu is checked against the port's max_mtu, not active_mtu (rxe_qp_chk_attr) */
+    if ((mask & IBV_QP_PATH_MTU) && (a->path_mtu < IBV_MTU_256 || a->path_mtu > IBV_MTU_4096))
+        return EINVAL;
+    if ((mask & IBV_QP_TIMEOUT) && a->timeout > 31)
+        return EINVAL;
+    if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > SV_MAX_RD_ATOM)
+        return EINVAL;
+    if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > SV_MAX_RD_ATOM)
+        return EINVAL;
+    if ((mask & IBV_QP_ACCESS_FLAGS) && (a->qp_access_flags & ~(unsigned int)SV_QP_ACCESS_OK))
+        return EINVAL;
+    if ((mask & IBV_QP_PATH_MIG_STATE) && a->path_mig_state > IBV_MIG_ARMED)
+        return EINVAL;
+    return 0;
+}
+
+/* ---- modify: apply ---- */
+
+static void reset_transport(struct sv_qp *qp)
+{
+    /* ->RESET: queues emptied without completions, PSN state forgotten (rxe_qp_reset) */
+    qp->sq.head = qp->sq.tail = 0;
+    if (!qp->srq) {
+        pthread_mutex_lock(&qp->rq.lock);
+        qp->rq.head = qp->rq.tail = 0;
+        pthread_mutex_unlock(&qp->rq.lock);
+    }
+    struct ibv_sge *sge = qp->resp.wqe_sge;
+    memset(&qp->req, 0, sizeof qp->req);
+    memset(&qp->comp, 0, sizeof qp->comp);
+    memset(&qp->resp, 0, sizeof qp->resp);
+    qp->resp.wqe_sge = sge;
+    qp->sq_draining = false;
+}
+
+static uint8_t round_rd_atomic(uint8_t v)
+{
+    return v ? (uint8_t)sv_roundup_pow2(v) : 0;   /* rxe rounds up; 0 stays 0 */
+}
+
+static void apply_attrs(struct sv_qp *qp, const struct ibv_qp_attr *a, uint32_t mask)
+{
+    struct ibv_qp_attr *q = &qp->attr;
+    if (mask & IBV_QP_ACCESS_FLAGS)
+        q->qp_access_flags = a->qp_access_flags;
+    if (mask & IBV_QP_PKEY_INDEX)
+        q->pkey_index = a->pkey_index;
+    if (mask & IBV_QP_PORT)
+        q->port_num = a->port_num;
+    if (mask & IBV_QP_QKEY)
+        q->qkey = a->qkey;
+    if (mask & IBV_QP_AV) {
+        q->ah_attr = a->ah_attr;
+        sv_av_check(qp->ctx, &a->ah_attr, &qp->dst_ip_be, &qp->routable);
+    }
+    if (mask & IBV_QP_ALT_PATH) {
+        q->alt_ah_attr = a->alt_ah_attr;
+        q->alt_pkey_index = a->alt_pkey_index;
+        q->alt_port_num = a->alt_port_num;
+        q->alt_timeout = a->alt_timeout;
+    }
+    if (mask & IBV_QP_PATH_MTU) {
+        q->path_mtu = a->path_mtu;
+        if (qp->ibqp.qp_type != IBV_QPT_UD)
+            qp->mtu = sv_mtu_bytes(a->path_mtu);
+    }
+    if (mask & IBV_QP_TIMEOUT)
+        q->timeout = a->timeout;
+    if (mask & IBV_QP_RETRY_CNT) {
+        q->retry_cnt = a->retry_cnt;
+        qp->comp.retry_left = a->retry_cnt;
+    }
+    if (mask & IBV_QP_RNR_RETRY) {
+        q->rnr_retry = a->rnr_retry;
+        qp->comp.rnr_left = a->rnr_retry;
+    }
+    if (mask & IBV_QP_RQ_PSN)
+        q->rq_psn = a->rq_psn & SV_PSN_MASK;   /* the kernel masks to 24 bits */
+    if (mask & IBV_QP_SQ_PSN)
+        q->sq_psn = a->sq_psn & SV_PSN_MASK;
+    if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
+        q->max_rd_atomic = round_rd_atomic(a->max_rd_atomic);
+    if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
+        q->max_dest_rd_atomic = round_rd_atomic(a->max_dest_rd_atomic);
+    if (mask & IBV_QP_MIN_RNR_TIMER)
+        q->min_rnr_timer = a->min_rnr_timer;
+    if (mask & IBV_QP_PATH_MIG_STATE)
+        q->path_mig_state = a->path_mig_state;
+    if (mask & IBV_QP_DEST_QPN)
+        q->dest_qp_num = a->dest_qp_num & SV_QPN_MASK;
+    if (mask & IBV_QP_EN_SQD_ASYNC_NOTIFY)
+        q->en_sqd_async_notify = a->en_sqd_async_notify;
+}
+
+static void enter_state(struct sv_qp *qp, enum ibv_qp_state from, enum ibv_qp_state to)
+{
+    qp->state = to;
+    qp->attr.qp_state = to;
+    switch (to) {
+    case IBV_QPS_RESET:
+        reset_transport(qp);
+        break;
+    case IBV_QPS_RTR:
+        if (from == IBV_QPS_INIT) {
+            qp->resp.epsn = qp->attr.rq_psn;
+            qp->resp.msn = 0;
+        }
+        break;
+    case IBV_QPS_RTS:
+        if (from == IBV_QPS_RTR || from == IBV_QPS_RESET) {   /* RESET: accept-reset-to-rts */
+            qp->req.psn = qp->comp.psn = qp->attr.sq_psn;
+            qp->comp.retry_left = qp->attr.retry_cnt;
+            qp->comp.rnr_left = qp->attr.rnr_retry;
+            if (from == IBV_QPS_RESET)
+                qp->resp.epsn = qp->attr.rq_psn;
+        }
+        qp->sq_draining = false;
+        sv_req_run(qp);
+        break;
+    case IBV_QPS_SQD:
+        if (from == IBV_QPS_RTS) {
+            qp->sq_draining = true;
+            sv_comp_check_drained(qp);
+        }
+        break;
+    case IBV_QPS_ERR:
+        if (from != IBV_QPS_ERR) {
+            sv_qp_flush(qp);
+            if (qp->srq)   /* IBA 10.3.1.1: the SRQ consumer learns the QP took its last WQE */
+                sv_ctx_async_event(qp->ctx, IBV_EVENT_QP_LAST_WQE_REACHED, SV_EVOBJ_QP, qp->uid);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+int ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
+{
+    struct sv_qp *qp = qp_checked(ibqp);
+    if (!qp || !attr)
+        return EINVAL;
+    uint32_t mask = (uint32_t)attr_mask;
+    /* libibverbs' legacy command cannot carry RATE_LIMIT or later bits */
+    if (mask & ~SV_QP_MASK_LEGACY)
+        return EOPNOTSUPP;
+    if (((mask & IBV_QP_STATE) && attr->qp_state > IBV_QPS_ERR) ||
+        ((mask & IBV_QP_CUR_STATE) && attr->cur_qp_state > IBV_QPS_ERR))
+        return EINVAL;
+    pthread_mutex_lock(&qp->lock);
+    enum ibv_qp_state cur = (mask & IBV_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+    enum ibv_qp_state next = (mask & IBV_QP_STATE) ? attr->qp_state : cur;
+    int rc = check_attrs(qp, attr, mask, cur, next);
+    if (rc == 0) {
+        apply_attrs(qp, attr, mask);
+        if (mask & IBV_QP_STATE)
+            enter_state(qp, qp->state, next);
+        ibqp->state = qp->state;   /* libibverbs caches the state after a successful modify */
+    }
+    pthread_mutex_unlock(&qp->lock);
+    return rc;
+}
