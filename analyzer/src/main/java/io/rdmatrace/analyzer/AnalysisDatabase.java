@@ -1,0 +1,107 @@
+package io.rdmatrace.analyzer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
+
+import io.rdmatrace.analyzer.load.HostLoad;
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.load.Schema;
+import io.rdmatrace.analyzer.load.TraceLoader;
+import io.rdmatrace.trace.TraceEvent;
+
+/**
+ * The embedded DuckDB database of one analysis: base tables are created on open, traces are
+ * loaded, then {@link #finishLoading()} computes the documented relations rules read. In memory
+ * unless a file is given (then it stays for later SQL: {@code duckdb FILE}).
+ */
+public final class AnalysisDatabase implements AutoCloseable {
+    private final DuckDBConnection connection;
+    private final BufferAllocator allocator;
+    private final TraceLoader loader;
+    private boolean finished;
+
+    private AnalysisDatabase(DuckDBConnection connection, BufferAllocator allocator) {
+        this.connection = connection;
+        this.allocator = allocator;
+        this.loader = new TraceLoader(connection, allocator);
+    }
+
+    /** An in-memory database. */
+    public static AnalysisDatabase inMemory() throws SQLException {
+        return open("jdbc:duckdb:");
+    }
+
+    /**
+     * A database kept in {@code file}, which must not exist yet (an old analysis is never
+     * silently mixed with a new one).
+     */
+    public static AnalysisDatabase inFile(Path file) throws SQLException {
+        if (Files.exists(file)) {
+            throw new IllegalArgumentException(file + " already exists; remove it or choose another --db file");
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException(parent + ": no such folder for the --db file");
+        }
+        return open("jdbc:duckdb:" + file.toAbsolutePath());
+    }
+
+    private static AnalysisDatabase open(String url) throws SQLException {
+        DuckDBConnection connection = (DuckDBConnection) DriverManager.getConnection(url);
+        BufferAllocator allocator = new RootAllocator();
+        try {
+            Schema.createBaseTables(connection);
+        } catch (SQLException | RuntimeException e) {
+            allocator.close();
+            connection.close();
+            throw e;
+        }
+        return new AnalysisDatabase(connection, allocator);
+    }
+
+    /** Loads every host folder under each path; see {@link TraceLoader#load(List)}. */
+    public LoadReport load(List<Path> roots) throws SQLException {
+        requireLoading();
+        return loader.load(roots);
+    }
+
+    /** Loads events already in memory as one host (tests and generated fixtures). */
+    public HostLoad loadEvents(String host, List<TraceEvent> events) throws SQLException {
+        requireLoading();
+        return loader.loadEvents(host, events);
+    }
+
+    /** Computes the views and derived tables; call once, after the last load. */
+    public void finishLoading() throws SQLException {
+        requireLoading();
+        Schema.createViews(connection);
+        finished = true;
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    private void requireLoading() {
+        if (finished) {
+            throw new IllegalStateException("loading is finished; the views are computed from what was loaded");
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        try {
+            connection.close();
+        } finally {
+            allocator.close();
+        }
+    }
+}

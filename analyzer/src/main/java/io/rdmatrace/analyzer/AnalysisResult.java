@@ -1,0 +1,45 @@
+package io.rdmatrace.analyzer;
+
+import java.util.Comparator;
+import java.util.List;
+
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleOutcome;
+import io.rdmatrace.analyzer.rule.RuleProblem;
+
+/**
+ * Everything a report shows: what was loaded, the connections, each rule's outcome, and the
+ * rule files that could not be used.
+ *
+ * @param load          hosts loaded (or refused) and load time
+ * @param connections   one per matched QP pair
+ * @param outcomes      one per rule that was run, in rule order
+ * @param ruleProblems  rule files that did not parse, bind or run
+ * @param ruleNanos     wall time of running all rules
+ */
+public record AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
+        List<RuleProblem> ruleProblems, long ruleNanos) {
+    public AnalysisResult {
+        connections = List.copyOf(connections);
+        outcomes = List.copyOf(outcomes);
+        ruleProblems = List.copyOf(ruleProblems);
+    }
+
+    /** All findings, most severe first, then by rule id, host, QP. */
+    public List<Finding> findings() {
+        return outcomes.stream().flatMap(o -> o.findings().stream())
+                .sorted(Comparator.comparing(Finding::severity).thenComparing(Finding::ruleId)
+                        .thenComparing(f -> f.host() == null ? "" : f.host())
+                        .thenComparing(f -> f.qp() == null ? -1L : f.qp()))
+                .toList();
+    }
+
+    /** Findings at {@code threshold} or worse. */
+    public long countAtLeast(Severity threshold) {
+        return findings().stream().filter(f -> f.severity().atLeast(threshold)).count();
+    }
+
+    public long count(Severity severity) {
+        return findings().stream().filter(f -> f.severity() == severity).count();
+    }
+}

@@ -1,0 +1,71 @@
+package io.rdmatrace.analyzer;
+
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleOutcome;
+import io.rdmatrace.analyzer.rule.RuleProblem;
+import io.rdmatrace.analyzer.rule.RuleRunner;
+import io.rdmatrace.analyzer.rule.RuleSet;
+
+/**
+ * The analysis template (JFR's converter shape): load, then run every rule over the loaded
+ * database, then collect what the report needs.
+ */
+public final class Analyzer {
+    private Analyzer() {
+    }
+
+    /** Runs {@code rules} over a database whose loading is finished. */
+    public static AnalysisResult analyze(AnalysisDatabase database, LoadReport load, RuleSet rules) throws SQLException {
+        RuleRunner runner = new RuleRunner(database.connection());
+        long start = System.nanoTime();
+        List<RuleOutcome> outcomes = runner.runAll(rules.rules());
+        long ruleNanos = System.nanoTime() - start;
+        List<RuleProblem> problems = new ArrayList<>(rules.problems());
+        outcomes.stream().filter(RuleOutcome::failed).map(RuleOutcome::problem).forEach(problems::add);
+        return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos);
+    }
+
+    private static final String CONNECTIONS_SQL = """
+            SELECT p.pair_id, p.host_a, p.qp_a, p.host_b, p.qp_b, p.matched_by,
+                   coalesce(qp_type_name(coalesce(a.qp_type, b.qp_type)), '?') AS qp_type,
+                   coalesce(a.states_reached, []) AS states_a,
+                   coalesce(b.states_reached, []) AS states_b
+            FROM connection_pairs p
+            LEFT JOIN qp_settings a ON a.host = p.host_a AND a.handle = p.handle_a
+            LEFT JOIN qp_settings b ON b.host = p.host_b AND b.handle = p.handle_b
+            ORDER BY p.pair_id
+            """;
+
+    private static List<ConnectionSummary> connections(AnalysisDatabase database) throws SQLException {
+        List<ConnectionSummary> connections = new ArrayList<>();
+        try (PreparedStatement statement = database.connection().prepareStatement(CONNECTIONS_SQL);
+                ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                connections.add(new ConnectionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+                        rs.getLong(5), rs.getString(7), rs.getString(6), states(rs.getArray(8)), states(rs.getArray(9))));
+            }
+        }
+        return connections;
+    }
+
+    /** The states a QP went through; every QP starts in RESET, whether or not a modify says so. */
+    private static List<String> states(Array array) throws SQLException {
+        List<String> values = new ArrayList<>();
+        values.add("RESET");
+        if (array != null) {
+            for (Object value : (Object[]) array.getArray()) {
+                if (!values.get(values.size() - 1).equals(String.valueOf(value))) {
+                    values.add(String.valueOf(value));
+                }
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,235 @@
+package io.rdmatrace.analyzer.diff;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+
+import io.rdmatrace.trace.AsyncEvent;
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.ErrnoNames;
+import io.rdmatrace.trace.MarkEvent;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.Wc;
+
+/**
+ * Gives every behaviour event of one host its {@link Site} in one pass over the events: objects
+ * are numbered by creation attempt per kind (so a failed creation keeps the later ones aligned),
+ * handles and QPNs are resolved to those numbers, and occurrences are counted per step.
+ *
+ * <p>Not compared, because they vary from run to run without meaning anything: the number of
+ * {@code ibv_poll_cq} calls (a poll loop spins until work arrives; only failed polls are
+ * sites), errno after a successful call (stale), and the fields of an error completion that
+ * the verbs API leaves undefined (opcode, byte_len, flags).
+ */
+final class SiteBuilder {
+    private static final Map<Verb, String> CREATES = new EnumMap<>(Verb.class);
+    private static final Map<Verb, String> DESTROYS = new EnumMap<>(Verb.class);
+    private static final int IBV_QPT_UD = 4;
+    private static final int IBV_WC_RECV = 128;
+    private static final int IBV_WC_WITH_IMM = 1 << 1;
+
+    static {
+        object(Verb.IBV_GET_DEVICE_LIST, Verb.IBV_FREE_DEVICE_LIST, "device_list");
+        object(Verb.IBV_OPEN_DEVICE, Verb.IBV_CLOSE_DEVICE, "context");
+        object(Verb.IBV_ALLOC_PD, Verb.IBV_DEALLOC_PD, "pd");
+        object(Verb.IBV_REG_MR, Verb.IBV_DEREG_MR, "mr");
+        object(Verb.IBV_CREATE_COMP_CHANNEL, Verb.IBV_DESTROY_COMP_CHANNEL, "comp_channel");
+        object(Verb.IBV_CREATE_CQ, Verb.IBV_DESTROY_CQ, "cq");
+        object(Verb.IBV_CREATE_QP, Verb.IBV_DESTROY_QP, "qp");
+        object(Verb.IBV_CREATE_AH, Verb.IBV_DESTROY_AH, "ah");
+        object(Verb.IBV_CREATE_SRQ, Verb.IBV_DESTROY_SRQ, "srq");
+    }
+
+    private final String role;
+    private final Map<String, Integer> created = new HashMap<>();
+    private final Map<Long, String> byHandle = new HashMap<>();
+    private final Map<Long, String> byQpn = new HashMap<>();
+    private final Map<String, Integer> qpType = new HashMap<>();
+    private final Map<String, Integer> occurrences = new HashMap<>();
+    /** handle → the last call on it, to say which modify a query follows */
+    private final Map<Long, String> lastModify = new HashMap<>();
+    private final Map<String, LongStream.Builder> durations = new LinkedHashMap<>();
+    private final List<Observation> out = new java.util.ArrayList<>();
+    private String step = "setup";
+
+    private SiteBuilder(String role) {
+        this.role = role;
+    }
+
+    private static void object(Verb create, Verb destroy, String kind) {
+        CREATES.put(create, kind);
+        DESTROYS.put(destroy, kind);
+    }
+
+    static HostSites build(HostEvents host, String role) {
+        SiteBuilder b = new SiteBuilder(role);
+        b.session(host);
+        for (TraceEvent event : host.events()) {
+            if (event instanceof CallEvent call) {
+                b.call(call);
+            } else if (event instanceof CompletionEvent completion) {
+                b.completion(completion);
+            } else if (event instanceof AsyncEvent async) {
+                b.async(async);
+            } else if (event instanceof MarkEvent mark) {
+                b.mark(mark);
+            }
+        }
+        Map<String, long[]> samples = new LinkedHashMap<>();
+        b.durations.forEach((verb, values) -> samples.put(verb, values.build().toArray()));
+        return new HostSites(role, host.host(), b.out, samples);
+    }
+
+    private void session(HostEvents host) {
+        out.add(new Observation(new Site(role, "session", "device", "device", 1), SiteKind.DEVICE, -1, "",
+                rendered("", host.device())));
+        int index = 0;
+        for (Attrs port : host.ports()) {
+            index++;
+            String object = "port#" + port.get(Attr.PORT_NUM, index);
+            out.add(new Observation(new Site(role, "session", object, "port", 1), SiteKind.PORT, -1, "",
+                    rendered("", port)));
+        }
+    }
+
+    private void call(CallEvent call) {
+        Verb verb = call.verb();
+        boolean failed = verb == Verb.IBV_POLL_CQ ? call.ret() < 0 : call.ret() != 0;
+        if (verb == Verb.IBV_POLL_CQ) {
+            if (call.ret() > 0) {
+                sample(verb, call.durationNanos()); // empty polls are summaries, not single calls
+            }
+            if (!failed) {
+                return;
+            }
+        } else {
+            sample(verb, call.durationNanos());
+        }
+        String object = objectOf(call);
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("ret", Integer.toString(call.ret()));
+        if (failed) {
+            values.put("errno", ErrnoNames.name(call.errno()));
+        }
+        values.putAll(rendered("in.", call.in()));
+        values.putAll(rendered("out.", call.out()));
+        String what = verb == Verb.IBV_POLL_CQ ? "ibv_poll_cq failure" : verb.function();
+        int occurrence = next(object, what);
+        String detail = "";
+        if (verb == Verb.IBV_MODIFY_QP) {
+            Long state = call.in().getOrNull(Attr.QP_STATE);
+            detail = state == null ? "" : "→ " + shortState(state);
+            lastModify.put(call.handle(), "after ibv_modify_qp #" + occurrence + (detail.isEmpty() ? "" : " (" + detail + ")"));
+        } else if (verb == Verb.IBV_QUERY_QP) {
+            detail = lastModify.getOrDefault(call.handle(), "");
+            lastModify.remove(call.handle());
+        } else {
+            lastModify.remove(call.handle());
+        }
+        out.add(new Observation(new Site(role, step, object, what, occurrence), SiteKind.CALL, call.seq(), detail, values));
+        if (DESTROYS.containsKey(verb) && !failed) {
+            byHandle.remove(call.handle());
+        }
+    }
+
+    /** The object a call is about; creations number a new one (also when they fail). */
+    private String objectOf(CallEvent call) {
+        String kind = CREATES.get(call.verb());
+        if (kind == null) {
+            return call.handle() == 0 ? "-" : byHandle.getOrDefault(call.handle(), "unknown");
+        }
+        int n = created.merge(kind, 1, Integer::sum);
+        String object = kind + "#" + n;
+        if (call.ret() == 0 && call.handle() != 0) {
+            byHandle.put(call.handle(), object);
+            if (kind.equals("qp")) {
+                Long qpn = call.out().getOrNull(Attr.QP_NUM);
+                if (qpn != null) {
+                    byQpn.put(qpn, object);
+                }
+                qpType.put(object, (int) call.in().get(Attr.QP_TYPE, -1));
+            }
+        }
+        return object;
+    }
+
+    private void completion(CompletionEvent event) {
+        Wc wc = event.wc();
+        String object = byQpn.getOrDefault((long) wc.qpNum(), "unknown qp");
+        String what = "completion " + (wc.opcode() >= IBV_WC_RECV ? "recv" : "send");
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put(Attr.WC_STATUS.column(), Attr.WC_STATUS.render(wc.status()));
+        values.put(Attr.VENDOR_ERR.column(), Attr.VENDOR_ERR.render(wc.vendorErr()));
+        values.put(Attr.WR_ID.column(), Attr.WR_ID.render(wc.wrId()));
+        values.put(Attr.QP_NUM.column(), Attr.QP_NUM.render(wc.qpNum()));
+        if (wc.status() == 0) {
+            // man ibv_poll_cq: on error only wr_id, status, qp_num and vendor_err are valid
+            values.put(Attr.WC_OPCODE.column(), Attr.WC_OPCODE.render(wc.opcode()));
+            values.put(Attr.BYTE_LEN.column(), Attr.BYTE_LEN.render(wc.byteLen()));
+            values.put(Attr.WC_FLAGS.column(), Attr.WC_FLAGS.render(wc.wcFlags()));
+            if ((wc.wcFlags() & IBV_WC_WITH_IMM) != 0) {
+                values.put(Attr.IMM_DATA.column(), Attr.IMM_DATA.render(wc.immData()));
+            }
+            if (qpType.getOrDefault(object, -1) == IBV_QPT_UD) {
+                values.put(Attr.SRC_QP.column(), Attr.SRC_QP.render(wc.srcQp()));
+                values.put(Attr.SLID.column(), Attr.SLID.render(wc.slid()));
+                values.put(Attr.SL.column(), Attr.SL.render(wc.sl()));
+                values.put(Attr.PKEY_INDEX.column(), Attr.PKEY_INDEX.render(wc.pkeyIndex()));
+            }
+        }
+        out.add(new Observation(new Site(role, step, object, what, next(object, what)), SiteKind.COMPLETION,
+                event.seq(), "", values));
+    }
+
+    private void async(AsyncEvent event) {
+        String object = switch (event.elementKind()) {
+            case QP -> event.qpNum() >= 0 && byQpn.containsKey((long) event.qpNum())
+                    ? byQpn.get((long) event.qpNum()) : byHandle.getOrDefault(event.element(), "unknown qp");
+            case CQ, SRQ, WQ -> byHandle.getOrDefault(event.element(), "unknown");
+            case PORT -> "port#" + event.element();
+            case DEVICE -> "device";
+        };
+        String what = "async " + event.eventTypeName();
+        out.add(new Observation(new Site(role, step, object, what, next(object, what)), SiteKind.ASYNC, event.seq(), "",
+                Map.of()));
+    }
+
+    private void mark(MarkEvent mark) {
+        step = mark.step().isEmpty() ? step : mark.step();
+        if (mark.verdict() == MarkEvent.Verdict.INFO) {
+            return;
+        }
+        out.add(new Observation(new Site(role, step, "-", "verdict", next("-", "verdict")), SiteKind.VERDICT, mark.seq(),
+                mark.text(), Map.of("verdict", mark.verdict().name())));
+    }
+
+    private int next(String object, String what) {
+        return occurrences.merge(step + '\u0000' + object + '\u0000' + what, 1, Integer::sum);
+    }
+
+    private void sample(Verb verb, long nanos) {
+        durations.computeIfAbsent(verb.function(), v -> LongStream.builder()).add(nanos);
+    }
+
+    private static Map<String, String> rendered(String prefix, Attrs attrs) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 0; i < attrs.size(); i++) {
+            values.put(prefix + attrs.attr(i).column(), attrs.attr(i).render(attrs.value(i)));
+        }
+        for (int i = 0; i < attrs.textSize(); i++) {
+            values.put(prefix + attrs.textAttr(i).column(), attrs.text(i));
+        }
+        return values;
+    }
+
+    private static String shortState(long state) {
+        return Attr.QP_STATE.render(state).replace("IBV_QPS_", "");
+    }
+}

@@ -1,0 +1,47 @@
+package io.rdmatrace.analyzer.load;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Hands an {@link ArrowReader} to DuckDB through the Arrow C stream interface and appends its
+ * rows to a base table, adding the host column in SQL ({@code INSERT ... BY NAME}, so columns
+ * the batches do not carry stay NULL).
+ */
+final class ArrowIngest {
+    private final DuckDBConnection connection;
+    private final BufferAllocator allocator;
+    private final AtomicLong streams = new AtomicLong();
+
+    ArrowIngest(DuckDBConnection connection, BufferAllocator allocator) {
+        this.connection = connection;
+        this.allocator = allocator;
+    }
+
+    /** Streams every batch of {@code reader} (whose fields are {@code columns}) into {@code table}; closes the reader. */
+    long insert(Table table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
+        String name = "_arrow_stream_" + streams.incrementAndGet();
+        try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+            Data.exportArrayStream(allocator, reader, stream);
+            connection.registerArrowStream(name, stream);
+            String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+            try (Statement statement = connection.createStatement()) {
+                return statement.executeLargeUpdate("INSERT INTO " + table.name() + " (host, " + names + ") SELECT "
+                        + literal(host) + ", " + names + " FROM " + name);
+            }
+        }
+    }
+
+    static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+}

@@ -1,0 +1,86 @@
+package io.rdmatrace.analyzer.load;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.rdmatrace.trace.TraceEvent;
+
+/**
+ * The single pass over one host's events: data-path events become Arrow batches of
+ * {@code _datapath} as DuckDB pulls them; every other event is handed to {@link ColdRows}.
+ */
+final class DatapathReader extends ArrowReader {
+    /** Rows per batch: large enough to amortise the C stream hand-off, small enough to stay in cache-friendly sizes. */
+    static final int BATCH_ROWS = 32 * 1024;
+
+    private final EventCursor cursor;
+    private final ColdRows cold;
+    private final DatapathWriter writer = new DatapathWriter();
+    private BatchBuilder batch;
+    private long events;
+    private boolean exhausted;
+
+    DatapathReader(BufferAllocator allocator, EventCursor cursor, ColdRows cold) {
+        super(allocator);
+        this.cursor = cursor;
+        this.cold = cold;
+    }
+
+    /** Events read so far (data-path and cold). */
+    long events() {
+        return events;
+    }
+
+    /** Reads to the end without DuckDB, for a cursor whose data-path rows are not wanted (none remain then). */
+    void drain() {
+        TraceEvent event;
+        while ((event = cursor.next()) != null) {
+            events++;
+            cold.add(event);
+        }
+        exhausted = true;
+    }
+
+    @Override
+    public boolean loadNextBatch() throws java.io.IOException {
+        if (exhausted) {
+            return false;
+        }
+        if (batch == null) {
+            batch = new BatchBuilder(getVectorSchemaRoot(), DatapathWriter.COLUMNS);
+        }
+        cursor.threadChanged();
+        batch.reset(BATCH_ROWS);
+        while (!batch.full()) {
+            TraceEvent event = cursor.next();
+            if (event == null) {
+                exhausted = true;
+                break;
+            }
+            events++;
+            if (writer.write(event, batch)) {
+                cold.thread(event.header());
+            } else {
+                cold.add(event);
+            }
+        }
+        batch.seal();
+        return batch.rows() > 0;
+    }
+
+    @Override
+    public long bytesRead() {
+        return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {
+        // the cursor belongs to the caller
+    }
+
+    @Override
+    protected Schema readSchema() {
+        return BatchBuilder.schemaOf(DatapathWriter.COLUMNS);
+    }
+}

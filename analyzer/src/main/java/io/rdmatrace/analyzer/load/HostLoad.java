@@ -1,0 +1,28 @@
+package io.rdmatrace.analyzer.load;
+
+import java.util.Objects;
+
+/**
+ * What loading one host folder gave.
+ *
+ * @param folder   the folder as given/discovered
+ * @param host     the host id from its SESSION (the folder name when unreadable)
+ * @param status   CLEAN, TRUNCATED, CORRUPT (read up to the damage), or why it was refused:
+ *                 UNSUPPORTED_VERSION, NOT_A_TRACE, NO_SESSION, CORRUPT_SESSION, NOT_A_QUEUE, EMPTY, IO
+ * @param detail   one sentence naming the folder or file, for people
+ * @param events   events loaded
+ * @param elapsedNanos time spent reading and loading it
+ */
+public record HostLoad(String folder, String host, String status, String detail, long events, long elapsedNanos) {
+    public HostLoad {
+        Objects.requireNonNull(folder, "folder");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(detail, "detail");
+    }
+
+    /** True when its events (all, or those before the damage) were loaded. */
+    public boolean readable() {
+        return status.equals("CLEAN") || status.equals("TRUNCATED") || status.equals("CORRUPT");
+    }
+}

@@ -1,0 +1,54 @@
+package io.rdmatrace.analyzer.load;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+import io.rdmatrace.analyzer.rule.BundledFiles;
+
+/**
+ * Creates everything rules can read, in two steps around loading: {@link #createBaseTables}
+ * (from the trace model) before, {@link #createViews} after. The view scripts
+ * {@code rules/_views/*.sql} run in file-name order; they materialise the small control-path
+ * relations as tables (computed once, cheap to plan for every rule) and define the
+ * data-path ones as views. On an empty database this is the schema rules are bind-checked against.
+ */
+public final class Schema {
+    /** The class-path subfolder of rules/ holding the view scripts. */
+    public static final String VIEWS = "_views";
+
+    private Schema() {
+    }
+
+    /** Base tables and reference tables, all empty-or-static: run once before loading. */
+    public static void createBaseTables(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            // no network: never download an extension a query happens to mention
+            statement.execute("SET autoinstall_known_extensions = false");
+            statement.execute("SET autoload_known_extensions = false");
+            for (Table table : BaseTables.all()) {
+                statement.execute(table.createSql());
+            }
+        }
+        ReferenceTables.create(connection);
+    }
+
+    /** The documented relations, computed from whatever the base tables hold: run once after loading. */
+    public static void createViews(Connection connection) throws SQLException {
+        for (Map.Entry<String, String> script : BundledFiles.sqlFiles(VIEWS).entrySet()) {
+            // DuckDB closes a Statement after an error, so every script gets its own
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(script.getValue());
+            } catch (SQLException e) {
+                throw new SQLException(BundledFiles.ROOT + "/" + VIEWS + "/" + script.getKey() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Both steps with nothing loaded in between: the empty schema rules bind against. */
+    public static void createEmpty(Connection connection) throws SQLException {
+        createBaseTables(connection);
+        createViews(connection);
+    }
+}

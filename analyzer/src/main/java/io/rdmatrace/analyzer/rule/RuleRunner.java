@@ -1,0 +1,133 @@
+package io.rdmatrace.analyzer.rule;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Struct;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+import io.rdmatrace.analyzer.Evidence;
+import io.rdmatrace.analyzer.Finding;
+
+/**
+ * Runs rules against a loaded database through jOOQ. Every rule must return exactly the
+ * columns of {@link #OUTPUT} (checked by binding it first, so a typo names the file); its rows
+ * become {@link Finding}s. A failing rule yields a {@link RuleProblem}, never an exception.
+ */
+public final class RuleRunner {
+    /** The output contract of every rule: column name and DuckDB type, in order. */
+    public static final List<String[]> OUTPUT = List.of(
+            new String[] {"host", "VARCHAR"},
+            new String[] {"qp", "BIGINT"},
+            new String[] {"evidence", "STRUCT(host VARCHAR, seq BIGINT)[]"},
+            new String[] {"message", "VARCHAR"});
+
+    private final Connection connection;
+    private final DSLContext sql;
+
+    public RuleRunner(Connection connection) {
+        this.connection = connection;
+        // rule text is raw SQL: jOOQ must not read {…} or ? in it as template placeholders
+        this.sql = DSL.using(connection, SQLDialect.DUCKDB, new Settings().withRenderPlainSQLTemplatesAsRaw(true));
+    }
+
+    /** Binds the rule's SELECT against the current schema; empty when it fits the output contract. */
+    public Optional<String> bindCheck(Rule rule) {
+        try (PreparedStatement statement = connection.prepareStatement(rule.sql())) {
+            ResultSetMetaData meta = statement.getMetaData();
+            List<String> actual = new ArrayList<>();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                actual.add(meta.getColumnName(i) + " " + meta.getColumnTypeName(i));
+            }
+            List<String> expected = OUTPUT.stream().map(c -> c[0] + " " + c[1]).toList();
+            if (!actual.equals(expected)) {
+                return Optional.of("returns (" + String.join(", ", actual) + "); a rule must return ("
+                        + String.join(", ", expected) + ")");
+            }
+            return Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of(firstLine(e.getMessage()));
+        }
+    }
+
+    /** Runs every rule; each one's failure is contained in its own outcome. */
+    public List<RuleOutcome> runAll(List<Rule> rules) {
+        List<RuleOutcome> outcomes = new ArrayList<>();
+        for (Rule rule : rules) {
+            outcomes.add(run(rule));
+        }
+        return outcomes;
+    }
+
+    public RuleOutcome run(Rule rule) {
+        long start = System.nanoTime();
+        Optional<String> unfit = bindCheck(rule);
+        if (unfit.isPresent()) {
+            return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), unfit.get()), System.nanoTime() - start);
+        }
+        // the newline before ')' keeps a trailing "-- comment" in the body from swallowing it
+        String ordered = "SELECT host, qp, evidence, message FROM (\n" + rule.sql()
+                + "\n) AS _rule ORDER BY host NULLS FIRST, qp NULLS FIRST, message";
+        try {
+            List<Finding> findings = new ArrayList<>();
+            for (Record row : sql.resultQuery(ordered).fetch()) {
+                findings.add(new Finding(rule.id(), rule.severity(), row.get(0, String.class), row.get(1, Long.class),
+                        evidence(row.get(2)), row.get(3, String.class)));
+            }
+            return new RuleOutcome(rule, findings, null, System.nanoTime() - start);
+        } catch (DataAccessException | SQLException e) {
+            return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), firstLine(e.getMessage())),
+                    System.nanoTime() - start);
+        }
+    }
+
+    /** "rules/<id>.sql" for built-in rules, the path for user rules. */
+    public static String fileOf(Rule rule) {
+        return "builtin".equals(rule.origin()) ? BundledFiles.ROOT + "/" + rule.id() + ".sql" : rule.origin();
+    }
+
+    private static List<Evidence> evidence(Object value) throws SQLException {
+        List<Evidence> refs = new ArrayList<>();
+        if (value instanceof Array array) {
+            for (Object element : (Object[]) array.getArray()) {
+                if (element instanceof Struct struct) {
+                    Object[] fields = struct.getAttributes();
+                    if (fields[0] != null && fields[1] != null) {
+                        refs.add(new Evidence(fields[0].toString(), ((Number) fields[1]).longValue()));
+                    }
+                }
+            }
+        }
+        refs.sort(null);
+        return refs.stream().distinct().toList();
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unknown SQL error";
+        }
+        // jOOQ prefixes "SQL [...]; " with the whole query: keep DuckDB's own words
+        int cut = message.indexOf("]; ");
+        String text = cut >= 0 && message.startsWith("SQL [") ? message.substring(cut + 3) : message;
+        String[] lines = text.strip().split("\n");
+        StringBuilder out = new StringBuilder(lines[0]);
+        for (int i = 1; i < lines.length && i < 4; i++) {
+            if (lines[i].startsWith("LINE ")) {
+                out.append(" (").append(lines[i].strip()).append(')');
+                break;
+            }
+        }
+        return out.toString();
+    }
+}

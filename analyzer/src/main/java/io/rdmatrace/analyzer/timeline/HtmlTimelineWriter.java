@@ -1,0 +1,45 @@
+package io.rdmatrace.analyzer.timeline;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes a timeline as one self-contained HTML page: the CSS, the drawing script and the data
+ * are inlined (no network, no external file), so the page can be mailed or attached to a bug.
+ * The page's script builds SVG elements whose ids are the event ids ({@link Timeline#eventId}).
+ */
+public final class HtmlTimelineWriter {
+    private static final String TEMPLATE = resource("timeline.html");
+    private static final String STYLE = resource("timeline.css");
+    private static final String SCRIPT = resource("timeline.js");
+
+    private HtmlTimelineWriter() {
+    }
+
+    public static String render(Timeline timeline) {
+        StringBuilder data = new StringBuilder(4096);
+        TimelineJson.write(timeline, data); // JsonOut escapes '<', so the data cannot end its <script>
+        return TEMPLATE
+                .replace("{{STYLE}}", STYLE)
+                .replace("{{SCRIPT}}", SCRIPT)
+                .replace("{{TITLE}}", escape(timeline.title()))
+                .replace("{{DATA}}", data);
+    }
+
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlTimelineWriter.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the timeline page resource " + name + " is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the timeline page resource " + name, e);
+        }
+    }
+}

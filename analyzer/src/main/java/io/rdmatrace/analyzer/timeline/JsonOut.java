@@ -1,0 +1,163 @@
+package io.rdmatrace.analyzer.timeline;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+
+/**
+ * A small streaming JSON writer (objects, arrays, strings, numbers, booleans, null) that puts the
+ * commas in. Strings are escaped so the text can also sit inside an HTML {@code <script>} element:
+ * {@code <}, {@code >} and {@code &} are written as \\u escapes.
+ */
+final class JsonOut {
+    private final Appendable out;
+    /** One entry per open container: true while it has no member yet. */
+    private final Deque<Boolean> first = new ArrayDeque<>();
+    private boolean afterName;
+
+    JsonOut(Appendable out) {
+        this.out = out;
+    }
+
+    JsonOut beginObject() {
+        separate();
+        raw("{");
+        first.push(true);
+        return this;
+    }
+
+    JsonOut endObject() {
+        first.pop();
+        raw("}");
+        return this;
+    }
+
+    JsonOut beginArray() {
+        separate();
+        raw("[");
+        first.push(true);
+        return this;
+    }
+
+    JsonOut endArray() {
+        first.pop();
+        raw("]");
+        return this;
+    }
+
+    JsonOut name(String name) {
+        separate();
+        string(name);
+        raw(":");
+        afterName = true;
+        return this;
+    }
+
+    JsonOut value(String value) {
+        separate();
+        if (value == null) {
+            raw("null");
+        } else {
+            string(value);
+        }
+        return this;
+    }
+
+    JsonOut value(long value) {
+        separate();
+        raw(Long.toString(value));
+        return this;
+    }
+
+    JsonOut value(double value) {
+        separate();
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException("JSON has no " + value);
+        }
+        raw(String.format(Locale.ROOT, "%.3f", value));
+        return this;
+    }
+
+    JsonOut value(boolean value) {
+        separate();
+        raw(Boolean.toString(value));
+        return this;
+    }
+
+    JsonOut value(Number value) {
+        if (value == null) {
+            separate();
+            raw("null");
+            return this;
+        }
+        return value instanceof Double || value instanceof Float ? value(value.doubleValue()) : value(value.longValue());
+    }
+
+    /** Shorthand for {@code name(n).value(v)}. */
+    JsonOut field(String name, String value) {
+        return name(name).value(value);
+    }
+
+    JsonOut field(String name, long value) {
+        return name(name).value(value);
+    }
+
+    JsonOut field(String name, double value) {
+        return name(name).value(value);
+    }
+
+    JsonOut field(String name, boolean value) {
+        return name(name).value(value);
+    }
+
+    JsonOut field(String name, Number value) {
+        return name(name).value(value);
+    }
+
+    private void separate() {
+        if (afterName) {
+            afterName = false;
+            return;
+        }
+        if (!first.isEmpty()) {
+            if (first.peek()) {
+                first.pop();
+                first.push(false);
+            } else {
+                raw(",");
+            }
+        }
+    }
+
+    private void string(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        raw(b.append('"').toString());
+    }
+
+    private void raw(String s) {
+        try {
+            out.append(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,275 @@
+package io.rdmatrace.analyzer.timeline;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rdmatrace.analyzer.Evidence;
+import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.timeline.Timeline.CallSpan;
+import io.rdmatrace.analyzer.timeline.Timeline.FindingMark;
+import io.rdmatrace.analyzer.timeline.Timeline.Lane;
+import io.rdmatrace.analyzer.timeline.Timeline.LaneKind;
+import io.rdmatrace.analyzer.timeline.Timeline.OobLink;
+import io.rdmatrace.analyzer.timeline.Timeline.Point;
+import io.rdmatrace.analyzer.timeline.Timeline.PointKind;
+import io.rdmatrace.analyzer.timeline.Timeline.StateBand;
+import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
+import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
+import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
+import io.rdmatrace.trace.AsyncEvent;
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.CountersEvent;
+import io.rdmatrace.trace.EndEvent;
+import io.rdmatrace.trace.MarkEvent;
+import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.SessionEvent;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.Verb;
+
+/**
+ * Lays the hosts' events out as a {@link Timeline}: a lane per host for its device-level calls,
+ * messages and steps, a lane per QP (from ibv_create_qp to ibv_destroy_qp) for the calls on it,
+ * its completions, async events and its state over time; times on the reference clock.
+ */
+public final class TimelineBuilder {
+
+    private TimelineBuilder() {
+    }
+
+    public static Timeline build(TimelineInput input) {
+        long t0 = earliest(input);
+        List<Timeline.Host> hosts = new ArrayList<>();
+        List<Lane> lanes = new ArrayList<>();
+        List<CallSpan> calls = new ArrayList<>();
+        List<StateBand> states = new ArrayList<>();
+        List<Point> points = new ArrayList<>();
+        Map<String, Integer> hostIndex = new HashMap<>();
+        Map<String, Point> pointsById = new HashMap<>();
+        long span = 0;
+        for (int h = 0; h < input.hosts().size(); h++) {
+            HostTrace trace = input.hosts().get(h);
+            hostIndex.put(trace.host(), h);
+            ClockOffset offset = input.offsets().get(trace.host());
+            hosts.add(hostOf(h, trace, offset));
+            long shift = t0 + (offset == null ? 0 : offset.offsetNs());
+            HostLayout layout = new HostLayout(h, trace.host(), shift);
+            lanes.add(layout.hostLane);
+            for (TraceEvent event : trace.events()) {
+                layout.add(event);
+            }
+            layout.finish();
+            lanes.addAll(layout.qpLanes);
+            calls.addAll(layout.calls);
+            states.addAll(layout.states);
+            points.addAll(layout.points);
+            for (Point p : layout.points) {
+                pointsById.put(p.event(), p);
+            }
+            span = Math.max(span, layout.last);
+        }
+        List<OobLink> links = new ArrayList<>();
+        for (OobPair pair : input.oobPairs()) {
+            Integer from = hostIndex.get(pair.sender());
+            Integer to = hostIndex.get(pair.receiver());
+            if (from == null || to == null) {
+                continue;
+            }
+            Point sent = pointsById.get(Timeline.eventId(from, pair.sentSeq()));
+            Point received = pointsById.get(Timeline.eventId(to, pair.receivedSeq()));
+            if (sent != null && received != null) {
+                links.add(new OobLink(sent.event(), received.event(), sent.lane(), received.lane(), sent.tNs(),
+                        received.tNs(), pair.kind()));
+            }
+        }
+        return new Timeline(input.title(), t0, span, hosts, lanes, calls, states, points, links,
+                findings(input.findings(), hostIndex));
+    }
+
+    /** The earliest instant anything starts, on the reference clock. */
+    private static long earliest(TimelineInput input) {
+        long t0 = Long.MAX_VALUE;
+        for (HostTrace trace : input.hosts()) {
+            ClockOffset offset = input.offsets().get(trace.host());
+            long shift = offset == null ? 0 : offset.offsetNs();
+            for (TraceEvent e : trace.events()) {
+                long start = e.header().wallNanos() - shift;
+                if (e instanceof CallEvent c) {
+                    start -= Math.max(0, c.durationNanos());
+                }
+                t0 = Math.min(t0, start);
+            }
+        }
+        return t0 == Long.MAX_VALUE ? 0 : t0;
+    }
+
+    private static Timeline.Host hostOf(int index, HostTrace trace, ClockOffset offset) {
+        SessionEvent s = trace.session();
+        String name = s.device().text(Attr.DEV_NAME);
+        String fw = s.device().text(Attr.FW_VER);
+        String device = (name == null ? "" : name) + (fw == null || fw.isEmpty() ? "" : " fw " + fw);
+        if (offset == null) {
+            return new Timeline.Host(index, trace.host(), trace.role(), trace.host(), 0, 0, 0, "none", device.strip());
+        }
+        return new Timeline.Host(index, trace.host(), trace.role(), offset.referenceHost(), offset.offsetNs(),
+                offset.uncertaintyNs(), offset.samples(), offset.method(), device.strip());
+    }
+
+    private static List<FindingMark> findings(List<Finding> findings, Map<String, Integer> hostIndex) {
+        List<FindingMark> marks = new ArrayList<>();
+        int n = 0;
+        for (Finding f : findings) {
+            List<String> evidence = new ArrayList<>();
+            for (Evidence e : f.evidence()) {
+                Integer h = hostIndex.get(e.host());
+                if (h != null) {
+                    evidence.add(Timeline.eventId(h, e.seq()));
+                }
+            }
+            marks.add(new FindingMark("F" + (++n), f.ruleId(), f.severity().name(), f.host(), f.qp(), f.message(),
+                    evidence));
+        }
+        return marks;
+    }
+
+    /** The lanes and drawables of one host, built in one pass over its events. */
+    private static final class HostLayout {
+        final int host;
+        final String hostId;
+        final long shift;
+        final Lane hostLane;
+        final List<Lane> qpLanes = new ArrayList<>();
+        final List<CallSpan> calls = new ArrayList<>();
+        final List<StateBand> states = new ArrayList<>();
+        final List<Point> points = new ArrayList<>();
+        final Map<Long, QpLife> liveByHandle = new LinkedHashMap<>();
+        final Map<Integer, QpLife> byQpNum = new HashMap<>();
+        long last;
+
+        HostLayout(int host, String hostId, long shift) {
+            this.host = host;
+            this.hostId = hostId;
+            this.shift = shift;
+            this.hostLane = new Lane("h" + host, host, LaneKind.HOST, hostId, null);
+        }
+
+        void add(TraceEvent event) {
+            long t = event.header().wallNanos() - shift;
+            last = Math.max(last, t);
+            String id = Timeline.eventId(host, event.seq());
+            if (event instanceof CallEvent c) {
+                call(c, id, t);
+            } else if (event instanceof CompletionEvent c) {
+                QpLife qp = byQpNum.get(c.wc().qpNum());
+                points.add(new Point(id, qp != null ? qp.lane.id() : hostLane.id(), t, PointKind.COMPLETION,
+                        c.wc().status() != 0, EventText.completionLabel(c.wc()),
+                        EventText.completionDetail(c.wc(), c.cq(), c.seq())));
+            } else if (event instanceof AsyncEvent a) {
+                QpLife qp = a.qpNum() >= 0 ? byQpNum.get(a.qpNum()) : null;
+                points.add(new Point(id, qp != null ? qp.lane.id() : hostLane.id(), t, PointKind.ASYNC,
+                        EventText.asyncIsError(a), EventText.asyncLabel(a),
+                        "async event " + a.eventTypeName() + "  #" + a.seq()
+                                + (a.qpNum() >= 0 ? String.format("  qp_num 0x%06x", a.qpNum()) : "")));
+            } else if (event instanceof OobEvent o) {
+                boolean bad = o.oobKind() == OobEvent.Kind.ERROR || o.oobKind() == OobEvent.Kind.INVALID;
+                points.add(new Point(id, hostLane.id(), t, PointKind.OOB, bad, EventText.oobLabel(o),
+                        EventText.oobDetail(o)));
+            } else if (event instanceof MarkEvent m) {
+                points.add(new Point(id, hostLane.id(), t, PointKind.MARK, m.verdict() == MarkEvent.Verdict.FAIL,
+                        EventText.markLabel(m), m.step() + " " + m.verdict() + "  #" + m.seq()
+                        + (m.text().isEmpty() ? "" : System.lineSeparator() + m.text())));
+            } else if (event instanceof SessionEvent s) {
+                points.add(new Point(id, hostLane.id(), t, PointKind.SESSION, false, "session",
+                        "SESSION " + s.hostId() + System.lineSeparator() + s.commandLine()
+                                + System.lineSeparator() + "verbs library " + s.verbsLib()));
+            } else if (event instanceof CountersEvent c) {
+                points.add(new Point(id, hostLane.id(), t, PointKind.COUNTERS, false, "counters " + c.phase(),
+                        "counters " + c.phase() + " of " + c.device() + ": " + c.counters().size() + " values"));
+            } else if (event instanceof EndEvent e) {
+                points.add(new Point(id, hostLane.id(), t, PointKind.END, false, "end",
+                        "END after " + e.eventCount() + " events"));
+            }
+        }
+
+        private void call(CallEvent c, String id, long end) {
+            long start = end - Math.max(0, c.durationNanos());
+            if (c.verb() == Verb.IBV_POLL_CQ && c.out().has(Attr.DURATION)) {
+                start = end - Math.max(0, c.out().get(Attr.DURATION, 0)); // a summarised poll loop: its wall span
+            }
+            boolean ok = EventText.ok(c);
+            QpLife qp = liveByHandle.get(c.handle());
+            if (c.verb() == Verb.IBV_CREATE_QP && ok && c.handle() != 0) {
+                qp = newQp(c, end);
+            }
+            String from = qp != null ? qp.state : null;
+            calls.add(new CallSpan(id, qp != null && actsOnQp(c.verb()) ? qp.lane.id() : hostLane.id(), start, end,
+                    c.verb().function(), ok, EventText.callLabel(c, from), EventText.callDetail(c)));
+            if (qp == null || !actsOnQp(c.verb())) {
+                return;
+            }
+            if (c.verb() == Verb.IBV_MODIFY_QP && ok && c.in().has(Attr.QP_STATE)) {
+                qp.moveTo(EventText.state(c.in().get(Attr.QP_STATE, 0)), end);
+            } else if (c.verb() == Verb.IBV_QUERY_QP && ok && c.out().has(Attr.QP_STATE)) {
+                qp.moveTo(EventText.state(c.out().get(Attr.QP_STATE, 0)), end);
+            } else if (c.verb() == Verb.IBV_DESTROY_QP && ok) {
+                qp.close(end);
+                liveByHandle.remove(c.handle());
+            }
+        }
+
+        private QpLife newQp(CallEvent create, long t) {
+            Integer qpNum = create.out().has(Attr.QP_NUM) ? (int) create.out().get(Attr.QP_NUM, 0) : null;
+            String type = create.in().has(Attr.QP_TYPE)
+                    ? EventText.strip(Attr.QP_TYPE.render(create.in().get(Attr.QP_TYPE, 0)), "IBV_QPT_") : "";
+            String label = hostId + " · " + (qpNum != null ? String.format("QP 0x%06x", qpNum) : "QP") + " " + type;
+            Lane lane = new Lane("h" + host + "-qp" + qpLanes.size(), host, LaneKind.QP, label.strip(), qpNum);
+            qpLanes.add(lane);
+            QpLife qp = new QpLife(lane, t);
+            liveByHandle.put(create.handle(), qp);
+            if (qpNum != null) {
+                byQpNum.put(qpNum, qp);
+            }
+            return qp;
+        }
+
+        void finish() {
+            for (QpLife qp : liveByHandle.values()) {
+                qp.close(last);
+            }
+            liveByHandle.clear();
+        }
+
+        private static boolean actsOnQp(Verb verb) {
+            return verb == Verb.IBV_CREATE_QP || verb == Verb.IBV_MODIFY_QP || verb == Verb.IBV_QUERY_QP
+                    || verb == Verb.IBV_DESTROY_QP || verb == Verb.IBV_POST_SEND || verb == Verb.IBV_POST_RECV;
+        }
+
+        /** One QP from creation: its lane and the state band being drawn. */
+        private final class QpLife {
+            final Lane lane;
+            String state = "RESET";
+            long since;
+
+            QpLife(Lane lane, long created) {
+                this.lane = lane;
+                this.since = created;
+            }
+
+            void moveTo(String next, long t) {
+                if (!next.equals(state)) {
+                    states.add(new StateBand(lane.id(), since, t, state));
+                    state = next;
+                    since = t;
+                }
+            }
+
+            void close(long t) {
+                states.add(new StateBand(lane.id(), since, Math.max(since, t), state));
+            }
+        }
+    }
+}

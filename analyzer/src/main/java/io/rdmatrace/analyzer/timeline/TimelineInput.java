@@ -1,0 +1,56 @@
+package io.rdmatrace.analyzer.timeline;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.trace.SessionEvent;
+import io.rdmatrace.trace.TraceEvent;
+
+/**
+ * Everything a timeline is built from: each host's events (read through the trace model) and what
+ * the analyzer concluded about them (clock offsets, matched out-of-band messages, findings), so the
+ * picture and the report never disagree.
+ *
+ * @param title    what the page is about (the trace folder)
+ * @param hosts    the readable hosts, in the analyzer's host order
+ * @param offsets  host id → its row of the host_clock_offset view (absent = offset 0)
+ * @param oobPairs rows of the oob_messages view
+ * @param findings the analysis findings
+ */
+public record TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets,
+                            List<OobPair> oobPairs, List<Finding> findings) {
+
+    public TimelineInput {
+        Objects.requireNonNull(title, "title");
+        hosts = List.copyOf(hosts);
+        offsets = Map.copyOf(offsets);
+        oobPairs = List.copyOf(oobPairs);
+        findings = List.copyOf(findings);
+    }
+
+    /**
+     * One host's trace.
+     *
+     * @param host   the host id the analyzer uses for it (its SESSION host id, made unique)
+     * @param role   listen / connect, or null
+     * @param events every event, SESSION first
+     */
+    public record HostTrace(String host, String role, SessionEvent session, List<TraceEvent> events) {
+        public HostTrace {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(session, "session");
+            events = List.copyOf(events);
+        }
+    }
+
+    /** One row of the analyzer's host_clock_offset view. */
+    public record ClockOffset(String host, String referenceHost, long offsetNs, long uncertaintyNs, long samples,
+                              String method) {
+    }
+
+    /** One row of the analyzer's oob_messages view: a message matched across the two hosts. */
+    public record OobPair(String sender, long sentSeq, String receiver, long receivedSeq, String kind) {
+    }
+}

@@ -1,0 +1,58 @@
+package io.rdmatrace.analyzer.timeline;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
+import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
+import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceReader;
+
+/**
+ * Gathers a {@link TimelineInput} from an analysis database (traces loaded, views created): the
+ * readable hosts from the {@code hosts} view, their events re-read through the trace model, the
+ * clock alignment from {@code host_clock_offset} and the message pairs from {@code oob_messages}.
+ */
+public final class TimelineSource {
+
+    private TimelineSource() {
+    }
+
+    public static TimelineInput read(Connection db, String title, List<Finding> findings)
+            throws SQLException, TraceException {
+        List<HostTrace> hosts = new ArrayList<>();
+        Map<String, ClockOffset> offsets = new HashMap<>();
+        List<OobPair> pairs = new ArrayList<>();
+        try (Statement s = db.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT host, folder, role FROM hosts WHERE readable ORDER BY host")) {
+                while (rs.next()) {
+                    TraceReader.Result trace = TraceReader.readAll(Path.of(rs.getString("folder")));
+                    hosts.add(new HostTrace(rs.getString("host"), rs.getString("role"), trace.session(), trace.events()));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT host, reference_host, offset_ns, uncertainty_ns, samples, method"
+                    + " FROM host_clock_offset")) {
+                while (rs.next()) {
+                    offsets.put(rs.getString(1), new ClockOffset(rs.getString(1), rs.getString(2), rs.getLong(3),
+                            rs.getLong(4), rs.getLong(5), rs.getString(6)));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT sender, sent_seq, receiver, received_seq, oob_kind"
+                    + " FROM oob_messages ORDER BY sender, sent_seq")) {
+                while (rs.next()) {
+                    pairs.add(new OobPair(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getLong(4), rs.getString(5)));
+                }
+            }
+        }
+        return new TimelineInput(title, hosts, offsets, pairs, findings);
+    }
+}

@@ -1,0 +1,31 @@
+-- hosts: one row per host folder the loader met, readable or not, with its SESSION.
+CREATE VIEW hosts AS
+SELECT h.host, h.folder, h.status,
+       h.status IN ('CLEAN', 'TRUNCATED', 'CORRUPT') AS readable,
+       h.detail, h.format_version, h.events, h.last_seq,
+       s.pid, s.tool_version, s.command_line, s.verbs_lib, s.scenario,
+       s.wall_ns AS start_wall_ns,
+       (SELECT CASE WHEN bool_or(o.name IN ('--listen', 'listen')) THEN 'listen'
+                    WHEN bool_or(o.name IN ('--connect', 'connect')) THEN 'connect' END
+        FROM _override o WHERE o.host = h.host) AS role
+FROM _host h
+LEFT JOIN _session s ON s.host = h.host;
+
+-- overrides: the capture options each host ran with, as recorded in its SESSION (seq 0).
+CREATE VIEW overrides AS
+SELECT host, seq, position, name, value FROM _override;
+
+-- devices: device identity and limits from each SESSION.
+CREATE VIEW devices AS SELECT * FROM _device;
+
+-- ports: port attributes from each SESSION.
+CREATE VIEW ports AS SELECT * FROM _port;
+
+-- gids: the GID table(s) from each SESSION, with the GID type's name and whether the GID is
+-- link-local (fe80::/10) or an IPv4-mapped address (::ffff:a.b.c.d).
+CREATE VIEW gids AS
+SELECT host, seq, port_num, gid_index, gid, gid_type,
+       replace(value_name('gid_type', gid_type), 'IBV_GID_TYPE_', '') AS gid_type_name,
+       lower(gid) LIKE 'fe8%' OR lower(gid) LIKE 'fe9%' OR lower(gid) LIKE 'fea%' OR lower(gid) LIKE 'feb%' AS link_local,
+       lower(gid) LIKE '::ffff:%' AS ipv4_mapped
+FROM _gid;

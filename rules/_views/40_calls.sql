@@ -1,0 +1,116 @@
+-- _qp_handle: the QP number behind a QP handle from the moment ibv_create_qp returned it
+-- (handles can be reused after a destroy, so look up the latest creation before an event).
+CREATE TABLE _qp_handle AS
+SELECT host, seq AS create_seq, handle, out_qp_num AS qp_num
+FROM _call
+WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_create_qp') AND ret = 0 AND handle <> 0;
+
+-- _call_ok: per verb, whether a call succeeded is "ret = 0" or "ret >= 0" (ibv_poll_cq
+-- returns a count).
+CREATE MACRO _call_ok(verb_name, r) AS (r = 0 OR (verb_name = 'ibv_poll_cq' AND r >= 0));
+
+-- _ctl: the control-path calls (everything but the data-path calls stored in _datapath),
+-- with names, aligned time and QP number; small, so computed once.
+CREATE TABLE _ctl AS
+SELECT c.host, c.seq, c.mono_ns, c.wall_ns, c.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, c.thread_id,
+       v.name AS verb, c.handle, c.ret, c.errno, errno_name(c.errno) AS errno_name,
+       _call_ok(v.name, c.ret) AS ok, c.duration_ns,
+       CASE WHEN v.name = 'ibv_create_qp' THEN c.out_qp_num ELSE q.qp_num END AS qp_num,
+       COLUMNS('^(in|out)_')
+FROM _call c
+JOIN _verb v ON v.code = c.verb
+LEFT JOIN host_clock_offset k ON k.host = c.host
+ASOF LEFT JOIN _qp_handle q ON q.host = c.host AND q.handle = c.handle AND c.seq >= q.create_seq;
+
+-- _dp_calls: the data-path calls (posts, polls, CQ notifications) with the same leading columns.
+CREATE VIEW _dp_calls AS
+SELECT d.host, d.seq, d.mono_ns, d.wall_ns, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, d.thread_id,
+       v.name AS verb, d.handle, d.ret, d.errno, errno_name(d.errno) AS errno_name,
+       _call_ok(v.name, d.ret) AS ok, d.duration_ns, q.qp_num,
+       COLUMNS('^(in|out)_')
+FROM _datapath d
+JOIN _verb v ON v.code = d.verb
+LEFT JOIN host_clock_offset k ON k.host = d.host
+ASOF LEFT JOIN _qp_handle q ON q.host = d.host AND q.handle = d.handle AND d.seq >= q.create_seq
+WHERE d.kind = 2;
+
+-- calls: one row per verbs call. in_<attr>/out_<attr> hold every attribute of the dictionary
+-- (see the attrs view); qp_num is the QP the call is about (created or passed), if any.
+CREATE VIEW calls AS
+SELECT * FROM _ctl
+UNION ALL BY NAME
+SELECT * FROM _dp_calls;
+
+-- completions: one row per work completion returned by ibv_poll_cq.
+CREATE VIEW completions AS
+SELECT d.host, d.seq, d.mono_ns, d.wall_ns, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, d.thread_id,
+       d.handle AS cq, d.wc_wr_id AS wr_id, d.wc_status AS status, d.wc_status = 0 AS ok,
+       d.wc_opcode AS opcode, d.wc_opcode >= 128 AS is_recv,
+       d.wc_vendor_err AS vendor_err, d.wc_byte_len AS byte_len, d.wc_imm_data AS imm_data,
+       d.wc_qp_num AS qp_num, d.wc_src_qp AS src_qp, d.wc_flags AS wc_flags, d.wc_pkey_index AS pkey_index,
+       d.wc_slid AS slid, d.wc_sl AS sl, d.wc_dlid_path_bits AS dlid_path_bits
+FROM _datapath d
+LEFT JOIN host_clock_offset k ON k.host = d.host
+WHERE d.kind = 3;
+
+-- posts: one row per ibv_post_send / ibv_post_recv / ibv_post_srq_recv call, with the first
+-- work request's fields.
+CREATE VIEW posts AS
+SELECT host, seq, ts_ns, qp_num, handle,
+       CASE verb WHEN 'ibv_post_send' THEN 'send' WHEN 'ibv_post_recv' THEN 'recv' ELSE 'srq' END AS queue,
+       ok, errno, errno_name,
+       in_wr_id AS wr_id, in_wr_opcode AS opcode, in_send_flags AS send_flags, in_num_sge AS num_sge,
+       in_length AS length, in_addr AS addr, in_lkey AS lkey, in_remote_addr AS remote_addr, in_rkey AS rkey,
+       in_imm_data AS imm_data, in_remote_qpn AS remote_qpn,
+       coalesce(in_wr_count, 1) AS wr_count, out_bad_wr_index AS bad_wr_index
+FROM (SELECT host, seq, ts_ns, qp_num, handle, verb, ok, errno, errno_name, in_wr_id, in_wr_opcode, in_send_flags,
+             in_num_sge, in_length, in_addr, in_lkey, in_remote_addr, in_rkey, in_imm_data, in_remote_qpn,
+             in_wr_count, out_bad_wr_index FROM _dp_calls
+      UNION ALL
+      SELECT host, seq, ts_ns, qp_num, handle, verb, ok, errno, errno_name, in_wr_id, in_wr_opcode, in_send_flags,
+             in_num_sge, in_length, in_addr, in_lkey, in_remote_addr, in_rkey, in_imm_data, in_remote_qpn,
+             in_wr_count, out_bad_wr_index FROM _ctl)
+WHERE verb IN ('ibv_post_send', 'ibv_post_recv', 'ibv_post_srq_recv');
+
+-- async_events: one row per asynchronous event.
+CREATE TABLE async_events AS
+SELECT a.host, a.seq, a.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, a.event_type,
+       replace(value_name('event_type', a.event_type), 'IBV_EVENT_', '') AS event_name,
+       a.element, CASE WHEN a.qp_num >= 0 THEN a.qp_num END AS qp_num
+FROM _async a LEFT JOIN host_clock_offset k USING (host);
+
+-- marks: scenario step boundaries and verdicts.
+CREATE TABLE marks AS
+SELECT m.host, m.seq, m.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, m.step, m.verdict, m.text
+FROM _mark m LEFT JOIN host_clock_offset k USING (host);
+
+-- counters: device counters at START and END, one row per counter; delta = END - START on END rows.
+CREATE TABLE counters AS
+SELECT host, seq, device, phase, name, value,
+       CASE WHEN phase = 'END' THEN value - first_value(value) OVER (PARTITION BY host, device, name ORDER BY seq) END AS delta
+FROM _counter;
+
+-- events: every event of every host with the columns all kinds share; name says what it is
+-- (the verb, the completion status number, the async event, the OOB message, the step).
+CREATE VIEW events AS
+WITH e AS (
+    SELECT host, seq, 'SESSION' AS kind, 'SESSION' AS name, mono_ns, wall_ns, thread_id FROM _session
+    UNION ALL SELECT host, seq, 'CALL', verb, mono_ns, wall_ns, thread_id FROM _ctl
+    UNION ALL SELECT d.host, d.seq, CASE d.kind WHEN 2 THEN 'CALL' ELSE 'COMPLETION' END,
+                     CASE d.kind WHEN 2 THEN v.name ELSE 'status ' || d.wc_status END,
+                     d.mono_ns, d.wall_ns, d.thread_id
+              FROM _datapath d LEFT JOIN _verb v ON v.code = d.verb
+    UNION ALL SELECT host, seq, 'ASYNC_EVENT', 'event ' || event_type, mono_ns, wall_ns, thread_id FROM _async
+    UNION ALL SELECT host, seq, 'OOB', direction || ' ' || oob_kind, mono_ns, wall_ns, thread_id FROM _oob
+    UNION ALL SELECT host, seq, 'MARK', step || ' ' || verdict, mono_ns, wall_ns, thread_id FROM _mark
+    UNION ALL SELECT host, seq, 'COUNTERS', any_value(phase), any_value(mono_ns), any_value(wall_ns), any_value(thread_id)
+              FROM _counter GROUP BY host, seq
+    UNION ALL SELECT host, seq, 'END', 'END', mono_ns, wall_ns, thread_id FROM _end)
+SELECT e.host, e.seq, e.kind, e.name, e.mono_ns, e.wall_ns, e.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns,
+       e.thread_id, t.thread_name
+FROM e
+LEFT JOIN host_clock_offset k ON k.host = e.host
+LEFT JOIN _thread t ON t.host = e.host AND t.thread_id = e.thread_id;
+
+-- attrs: the attribute dictionary (every in_/out_ column of calls is in_<name>/out_<name>).
+CREATE VIEW attrs AS SELECT name, code, kind, sql_type, description FROM _attr;
