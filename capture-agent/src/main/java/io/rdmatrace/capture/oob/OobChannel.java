@@ -20,6 +20,8 @@ import java.util.Objects;
  * Not thread-safe: one scenario thread drives it.
  */
 public final class OobChannel implements AutoCloseable {
+    /** The version of the OOB frame format this agent speaks. */
+    public static final int PROTOCOL_VERSION = OobFrame.VERSION;
     private static final long FIRST_BACKOFF_MS = 50;
     private static final long MAX_BACKOFF_MS = 1000;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -30,6 +32,7 @@ public final class OobChannel implements AutoCloseable {
     private final OobRole role;
     private final OobSettings settings;
     private final OobObserver observer;
+    private final String remote;
     private OobMac mac; // null until the handshake derived it (or when no --token)
     private OobMessage.Hello peerHello;
     private long sendSeq;
@@ -42,6 +45,7 @@ public final class OobChannel implements AutoCloseable {
         this.role = role;
         this.settings = settings;
         this.observer = observer;
+        this.remote = remoteText(socket);
         socket.setTcpNoDelay(true);
     }
 
@@ -125,7 +129,7 @@ public final class OobChannel implements AutoCloseable {
             throw new OobException(OobException.Kind.UNEXPECTED, "peer's first message has type " + raw.type() + ", expected HELLO");
         }
         OobMessage.Hello theirs = (OobMessage.Hello) OobCodec.decode(raw.type(), raw.payload());
-        observer.received(theirs);
+        observer.received(remote, theirs);
         if (theirs.role() == role) {
             throw new OobException(OobException.Kind.MISMATCH, "both agents are in " + role.label() + " mode");
         }
@@ -157,6 +161,19 @@ public final class OobChannel implements AutoCloseable {
         return peerHello;
     }
 
+    /** The peer's address as text ("127.0.0.2:7471"). */
+    public String remote() {
+        return remote;
+    }
+
+    static String remoteText(Socket s) {
+        java.net.SocketAddress a = s.getRemoteSocketAddress();
+        if (a instanceof InetSocketAddress i && i.getAddress() != null) {
+            return i.getAddress().getHostAddress() + ":" + i.getPort();
+        }
+        return String.valueOf(a);
+    }
+
     public OobRole role() {
         return role;
     }
@@ -178,7 +195,7 @@ public final class OobChannel implements AutoCloseable {
         } catch (IOException e) {
             throw new OobException(OobException.Kind.CLOSED, "cannot send " + message.kindName() + " to the peer: " + e.getMessage(), e);
         }
-        observer.sent(message);
+        observer.sent(remote, message);
     }
 
     /** Receives the next message, whatever it is; a peer ERROR becomes a PEER_ERROR exception. */
@@ -207,7 +224,7 @@ public final class OobChannel implements AutoCloseable {
         if (m instanceof OobMessage.Hello) {
             throw new OobException(OobException.Kind.UNEXPECTED, "peer sent a second HELLO while this agent waited for " + waitingFor);
         }
-        observer.received(m);
+        observer.received(remote, m);
         if (m instanceof OobMessage.Error e) {
             throw new OobException(OobException.Kind.PEER_ERROR, "peer gave up: " + e.text());
         }
@@ -216,7 +233,7 @@ public final class OobChannel implements AutoCloseable {
 
     private OobException peerError(OobMessage m, OobFrame.Raw raw) {
         OobMessage.Error e = (OobMessage.Error) m;
-        observer.received(e);
+        observer.received(remote, e);
         return new OobException(OobException.Kind.PEER_ERROR, "peer gave up: " + e.text()
                 + (mac != null ? " (unauthenticated message)" : ""));
     }

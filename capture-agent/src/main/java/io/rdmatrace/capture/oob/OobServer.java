@@ -33,6 +33,12 @@ public final class OobServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /** "127.0.0.1:7471", or "*:7471" when bound to every address. */
+    public String address() {
+        java.net.InetAddress a = server.getInetAddress();
+        return (a == null || a.isAnyLocalAddress() ? "*" : a.getHostAddress()) + ":" + port();
+    }
+
     public OobChannel accept(OobSettings settings, OobObserver observer) throws OobException {
         Deadline deadline = Deadline.after(settings.peerWait());
         OobException lastRefusal = null;
@@ -58,7 +64,7 @@ public final class OobServer implements AutoCloseable {
             } catch (IOException e) {
                 throw new OobException(OobException.Kind.CONNECT_FAILED, "accept on port " + port() + " failed: " + e.getMessage(), e);
             }
-            String remote = String.valueOf(s.getRemoteSocketAddress());
+            String remote = OobChannel.remoteText(s);
             try {
                 return OobChannel.accepted(s, settings, observer, Deadline.after(settings.messageWait()).min(deadline));
             } catch (OobException e) {

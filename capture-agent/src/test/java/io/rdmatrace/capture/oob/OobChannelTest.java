@@ -30,12 +30,12 @@ class OobChannelTest {
         final List<String> events = new CopyOnWriteArrayList<>();
 
         @Override
-        public void sent(OobMessage m) {
+        public void sent(String remote, OobMessage m) {
             events.add("SENT " + m.kindName());
         }
 
         @Override
-        public void received(OobMessage m) {
+        public void received(String remote, OobMessage m) {
             events.add("RECEIVED " + m.kindName());
         }
 
