@@ -1,0 +1,557 @@
+/* The data path between two devices in one process, over real RoCEv2 datagrams on loopback:
+ * SEND/RECV (single and multi-packet, immediate), RDMA WRITE (+imm), RDMA READ, atomics, RNR
+ * retry exhausted and recovered, PSN mismatch, remote access error, flush, CQ overflow,
+ * link-MTU drop, wrong GID index, UD with GRH and Q_Key, completion channels. Every wait is
+ * bounded; timeouts are small (timeout 8 = 1 ms) so the error cases take milliseconds. */
+#include <arpa/inet.h>
+
+#include "sv_check.h"
+#include "sv_testdev.h"
+
+#define BUF_LEN (64 * 1024)
+
+struct side {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_cq *cq;
+    struct ibv_qp *qp;
+    struct ibv_mr *mr;
+    uint8_t *buf;
+    const char *ip;
+};
+
+static char ip_a[32], ip_b[32];
+static struct ibv_context *ctx_a, *ctx_b;
+
+static void side_init(struct side *s, struct ibv_context *ctx, const char *ip, enum ibv_qp_type type, int cqe,
+                      unsigned int mr_access)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->ip = ip;
+    s->pd = ibv_alloc_pd(ctx);
+    s->cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
+    s->buf = calloc(1, BUF_LEN);
+    s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, mr_access);
+    struct ibv_qp_init_attr init = {.send_cq = s->cq, .recv_cq = s->cq, .qp_type = type,
+                                    .cap = {.max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 2, .max_recv_sge = 2}};
+    s->qp = ibv_create_qp(s->pd, &init);
+}
+
+static void side_fini(struct side *s)
+{
+    if (s->qp)
+        ibv_destroy_qp(s->qp);
+    if (s->mr)
+        ibv_dereg_mr(s->mr);
+    if (s->cq)
+        ibv_destroy_cq(s->cq);
+    if (s->pd)
+        ibv_dealloc_pd(s->pd);
+    free(s->buf);
+}
+
+#define ALL_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+/* Two connected RC (or UC) QPs; ca/cb tweak each side's connection. */
+static int pair_up(struct side *a, struct side *b, enum ibv_qp_type type, struct sv_test_conn ca,
+                   struct sv_test_conn cb, int cqe_b, unsigned int access_b)
+{
+    side_init(a, ctx_a, ip_a, type, 64, ALL_ACCESS);
+    side_init(b, ctx_b, ip_b, type, cqe_b, access_b);
+    if (!a->qp || !b->qp)
+        return -1;
+    ca.remote_qpn = b->qp->qp_num;
+    ca.remote_ip = ip_b;
+    cb.remote_qpn = a->qp->qp_num;
+    cb.remote_ip = ip_a;
+    if (!ca.local_psn)
+        ca.local_psn = 0x10;
+    if (!cb.local_psn)
+        cb.local_psn = 0x20;
+    if (!ca.remote_psn)
+        ca.remote_psn = cb.local_psn;
+    if (!cb.remote_psn)
+        cb.remote_psn = ca.local_psn;
+    int rc = sv_test_connect(a->qp, &ca);
+    return rc ? rc : sv_test_connect(b->qp, &cb);
+}
+
+static int post_recv(struct side *s, uint64_t id, uint32_t off, uint32_t len)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)(s->buf + off), .length = len, .lkey = s->mr->lkey};
+    struct ibv_recv_wr wr = {.wr_id = id, .sg_list = &sge, .num_sge = 1}, *bad;
+    return ibv_post_recv(s->qp, &wr, &bad);
+}
+
+static int post_send(struct side *s, uint64_t id, enum ibv_wr_opcode op, uint32_t off, uint32_t len,
+                     uint64_t raddr, uint32_t rkey, uint32_t imm)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)(s->buf + off), .length = len, .lkey = s->mr->lkey};
+    struct ibv_send_wr wr = {.wr_id = id, .sg_list = &sge, .num_sge = 1, .opcode = op,
+                             .send_flags = IBV_SEND_SIGNALED, .imm_data = htonl(imm)}, *bad;
+    wr.wr.rdma.remote_addr = raddr;
+    wr.wr.rdma.rkey = rkey;
+    return ibv_post_send(s->qp, &wr, &bad);
+}
+
+static void fill(uint8_t *p, uint32_t len, uint8_t seed)
+{
+    for (uint32_t i = 0; i < len; i++)
+        p[i] = (uint8_t)(seed + i * 7);
+}
+
+static void test_send_recv(void)
+{
+    struct side a, b;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    struct ibv_wc wc;
+    /* one packet, then 10000 bytes = 10 packets of path MTU 1024, then with immediate */
+    uint32_t sizes[] = {100, 10000, 0};
+    for (int i = 0; i < 3; i++) {
+        fill(a.buf, sizes[i], (uint8_t)i);
+        CHECK_EQ(post_recv(&b, 100 + i, 0, 16384), 0);
+        CHECK_EQ(post_send(&a, 200 + i, i == 2 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND, 0, sizes[i], 0, 0, 0xCAFE), 0);
+        CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+        CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+        CHECK_EQ(wc.wr_id, 100 + i);
+        CHECK_EQ(wc.opcode, IBV_WC_RECV);
+        CHECK_EQ(wc.byte_len, sizes[i]);
+        CHECK_EQ(wc.qp_num, b.qp->qp_num);
+        CHECK(!memcmp(a.buf, b.buf, sizes[i]));
+        CHECK_EQ(!!(wc.wc_flags & IBV_WC_WITH_IMM), i == 2);
+        if (i == 2)
+            CHECK_EQ(ntohl(wc.imm_data), 0xCAFE);
+        CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+        CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+        CHECK_EQ(wc.opcode, IBV_WC_SEND);
+        CHECK_EQ(wc.wr_id, 200 + i);
+        CHECK_EQ(wc.byte_len, sizes[i]);
+    }
+    /* query_qp reports the live PSNs: 1 + 10 + 1 packets went a -> b */
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    ibv_query_qp(a.qp, &q, IBV_QP_SQ_PSN, &qi);
+    CHECK_EQ(q.sq_psn, 0x10 + 12);
+    ibv_query_qp(b.qp, &q, IBV_QP_RQ_PSN, &qi);
+    CHECK_EQ(q.rq_psn, 0x10 + 12);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_write_read_atomic(void)
+{
+    struct side a, b;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    struct ibv_wc wc;
+    uint64_t rb = (uintptr_t)b.buf;
+
+    fill(a.buf, 5000, 3);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_RDMA_WRITE, 0, 5000, rb + 100, b.mr->rkey, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(wc.opcode, IBV_WC_RDMA_WRITE);
+    CHECK(!memcmp(a.buf, b.buf + 100, 5000));
+    CHECK_EQ(ibv_poll_cq(b.cq, 1, &wc), 0);   /* a plain WRITE consumes no receive */
+
+    CHECK_EQ(post_recv(&b, 7, 0, 0), 0);
+    CHECK_EQ(post_send(&a, 2, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 3000, rb + 20000, b.mr->rkey, 0x1234), 0);
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+    CHECK_EQ(wc.byte_len, 3000);
+    CHECK_EQ(ntohl(wc.imm_data), 0x1234);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+
+    fill(b.buf + 30000, 6000, 9);
+    CHECK_EQ(post_send(&a, 3, IBV_WR_RDMA_READ, 40000, 6000, rb + 30000, b.mr->rkey, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(wc.opcode, IBV_WC_RDMA_READ);
+    CHECK_EQ(wc.byte_len, 6000);
+    CHECK(!memcmp(a.buf + 40000, b.buf + 30000, 6000));
+
+    /* atomics on an 8-byte aligned word of b */
+    uint64_t *word = (uint64_t *)(void *)(b.buf + 512);
+    *word = 40;
+    struct ibv_sge sge = {.addr = (uintptr_t)(a.buf + 64), .length = 8, .lkey = a.mr->lkey};
+    struct ibv_send_wr w = {.wr_id = 4, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+                            .send_flags = IBV_SEND_SIGNALED}, *bad;
+    w.wr.atomic.remote_addr = rb + 512;
+    w.wr.atomic.rkey = b.mr->rkey;
+    w.wr.atomic.compare_add = 2;
+    CHECK_EQ(ibv_post_send(a.qp, &w, &bad), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(wc.opcode, IBV_WC_FETCH_ADD);
+    uint64_t orig;
+    memcpy(&orig, a.buf + 64, 8);
+    CHECK_EQ(orig, 40);
+    CHECK_EQ(*word, 42);
+    w.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+    w.wr.atomic.compare_add = 42;
+    w.wr.atomic.swap = 7;
+    CHECK_EQ(ibv_post_send(a.qp, &w, &bad), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.opcode, IBV_WC_COMP_SWAP);
+    memcpy(&orig, a.buf + 64, 8);
+    CHECK_EQ(orig, 42);
+    CHECK_EQ(*word, 7);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_remote_access_error(void)
+{
+    struct side a, b;
+    /* b's MR lacks REMOTE_WRITE (its QP allows it): the R_Key check fails */
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64,
+                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ), 0);
+    CHECK_EQ(post_recv(&b, 50, 0, 64), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_RDMA_WRITE, 0, 64, (uintptr_t)b.buf, b.mr->rkey, 0), 0);
+    CHECK_EQ(post_send(&a, 2, IBV_WR_SEND, 0, 64, 0, 0, 0), 0);
+    struct ibv_wc wc;
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 1);
+    CHECK_EQ(wc.status, IBV_WC_REM_ACCESS_ERR);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 2);
+    CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR);   /* the rest of the SQ is flushed */
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    ibv_query_qp(a.qp, &q, IBV_QP_STATE, &qi);
+    CHECK_EQ(q.qp_state, IBV_QPS_ERR);
+    /* the responder went to ERR too, with the access-violation event, and flushed its receive */
+    struct ibv_async_event ev;
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_QP_ACCESS_ERR);
+    CHECK(ev.element.qp == b.qp);
+    ibv_ack_async_event(&ev);
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 50);
+    CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR);
+    /* a write to b's QP that does not permit remote writes is an Invalid Request instead */
+    side_fini(&a);
+    side_fini(&b);
+    struct sv_test_conn cb = sv_test_conn_defaults();
+    cb.access = 0;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), cb, 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_send(&a, 3, IBV_WR_RDMA_WRITE, 0, 64, (uintptr_t)b.buf, b.mr->rkey, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_QP_REQ_ERR);
+    ibv_ack_async_event(&ev);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_rnr(void)
+{
+    struct side a, b;
+    struct ibv_wc wc;
+    for (int retries = 0; retries <= 2; retries += 2) {
+        struct sv_test_conn ca = sv_test_conn_defaults();
+        ca.rnr_retry = (uint8_t)retries;
+        CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+        uint64_t before = sv_test_counter(ctx_a, "rcvd_rnr_err");
+        CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);   /* b posted no receive */
+        CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+        CHECK_EQ(wc.status, IBV_WC_RNR_RETRY_EXC_ERR);
+        CHECK_EQ(sv_test_counter(ctx_a, "rcvd_rnr_err") - before, (uint64_t)retries + 1);
+        side_fini(&a);
+        side_fini(&b);
+    }
+    /* rnr_retry 7 retries forever: a receive posted later lets the SEND through */
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);
+    usleep(20 * 1000);
+    CHECK(ibv_poll_cq(a.cq, 1, &wc) == 0);
+    CHECK_EQ(post_recv(&b, 9, 0, 64), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 9);
+    CHECK(sv_test_counter(ctx_b, "send_rnr_err") >= 1);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_psn_mismatch(void)
+{
+    struct side a, b;
+    struct ibv_wc wc;
+    /* b expects a PSN below what a sends: one sequence NAK that a ignores as stale, then only
+     * timeouts - retries exhausted */
+    struct sv_test_conn ca = sv_test_conn_defaults(), cb = sv_test_conn_defaults();
+    ca.local_psn = 0x100;
+    cb.remote_psn = 0x0ff;
+    ca.timeout = 8;
+    ca.retry_cnt = 2;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, cb, 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 64), 0);
+    uint64_t t0 = sv_test_counter(ctx_a, "local_ack_timeout_err");
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_RETRY_EXC_ERR);
+    CHECK_EQ(sv_test_counter(ctx_a, "local_ack_timeout_err") - t0, 3);   /* first try + 2 retries */
+    CHECK(sv_test_counter(ctx_b, "out_of_seq_request") >= 1);
+    CHECK_EQ(ibv_poll_cq(b.cq, 1, &wc), 0);
+    side_fini(&a);
+    side_fini(&b);
+
+    /* b expects a PSN above: the SEND looks like a duplicate, is re-ACKed and dropped, so the
+     * sender sees success and the receiver nothing (IBA 9.7.5.1.2) */
+    ca = sv_test_conn_defaults();
+    cb = sv_test_conn_defaults();
+    ca.local_psn = 0x100;
+    cb.remote_psn = 0x101;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, cb, 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 64), 0);
+    uint64_t d0 = sv_test_counter(ctx_b, "duplicate_request");
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(sv_test_counter(ctx_b, "duplicate_request") - d0, 1);
+    CHECK_EQ(ibv_poll_cq(b.cq, 1, &wc), 0);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_cq_overflow(void)
+{
+    struct side a, b;
+    struct sv_test_conn ca = sv_test_conn_defaults();
+    ca.timeout = 8;
+    ca.retry_cnt = 1;
+    /* b's CQ holds 1 completion; three receives complete into it */
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, sv_test_conn_defaults(), 1, ALL_ACCESS), 0);
+    CHECK_EQ(b.cq->cqe, 1);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(post_recv(&b, (uint64_t)i, (uint32_t)i * 64, 64), 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(post_send(&a, (uint64_t)i, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    struct ibv_async_event ev;
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_CQ_ERR);
+    CHECK(ev.element.cq == b.cq);
+    ibv_ack_async_event(&ev);
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_QP_FATAL);   /* the responder QP could not complete */
+    ibv_ack_async_event(&ev);
+    CHECK(sv_test_counter(ctx_b, "cq_overflow") >= 1);
+    /* no ACK for the lost completion: the requester runs out of retries */
+    struct ibv_wc wc;
+    int got_error = 0;
+    for (int i = 0; i < 3 && sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS); i++)
+        if (wc.status == IBV_WC_RETRY_EXC_ERR)
+            got_error = 1;
+    CHECK(got_error);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_link_mtu_drop(void)
+{
+    struct side a, b;
+    struct sv_test_conn ca = sv_test_conn_defaults(), cb = sv_test_conn_defaults();
+    ca.mtu = cb.mtu = IBV_MTU_4096;   /* legal (<= max_mtu) but larger than the 1500-byte link */
+    ca.timeout = 8;
+    ca.retry_cnt = 2;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, cb, 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 8192), 0);
+    uint64_t d0 = sv_test_counter(ctx_a, "sent_link_mtu_drop");
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 2000, 0, 0, 0), 0);   /* one 2000-byte packet */
+    struct ibv_wc wc;
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_RETRY_EXC_ERR);
+    CHECK_EQ(sv_test_counter(ctx_a, "sent_link_mtu_drop") - d0, 3);   /* first try + 2 retries */
+    side_fini(&a);
+    side_fini(&b);
+
+    /* path MTU set on one side only: the responder refuses a packet above its own path MTU */
+    ca = sv_test_conn_defaults();
+    ca.mtu = IBV_MTU_2048;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 8192), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 1400, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_REM_INV_REQ_ERR);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_wrong_gid_index(void)
+{
+    struct side a, b;
+    struct sv_test_conn ca = sv_test_conn_defaults();
+    ca.sgid_index = 1;   /* link-local RoCE v2: softverbs cannot route it */
+    ca.timeout = 8;
+    ca.retry_cnt = 1;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 64), 0);
+    uint64_t u0 = sv_test_counter(ctx_a, "sent_unroutable");
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    struct ibv_wc wc;
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_RETRY_EXC_ERR);
+    CHECK_EQ(sv_test_counter(ctx_a, "sent_unroutable") - u0, 2);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static int ud_init(struct side *s, uint32_t qkey)
+{
+    struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey};
+    int rc = ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+    a.qp_state = IBV_QPS_RTR;
+    rc = rc ? rc : ibv_modify_qp(s->qp, &a, IBV_QP_STATE);
+    a.qp_state = IBV_QPS_RTS;
+    a.sq_psn = 5;
+    return rc ? rc : ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+static void test_ud(void)
+{
+    struct side a, b;
+    side_init(&a, ctx_a, ip_a, IBV_QPT_UD, 16, IBV_ACCESS_LOCAL_WRITE);
+    side_init(&b, ctx_b, ip_b, IBV_QPT_UD, 16, IBV_ACCESS_LOCAL_WRITE);
+    CHECK_EQ(ud_init(&a, 0x11111111), 0);
+    CHECK_EQ(ud_init(&b, 0x11111111), 0);
+    struct ibv_ah_attr aa = {.is_global = 1, .port_num = 1, .grh = {.sgid_index = 3, .hop_limit = 64}};
+    sv_test_gid(&aa.grh.dgid, ip_b);
+    struct ibv_ah *ah = ibv_create_ah(a.pd, &aa);
+    CHECK(ah != NULL);
+    aa.is_global = 0;
+    errno = 0;
+    CHECK(ibv_create_ah(a.pd, &aa) == NULL);   /* RoCE: GRH required */
+    CHECK_EQ(errno, EINVAL);
+
+    fill(a.buf + 40, 512, 5);
+    CHECK_EQ(post_recv(&b, 11, 0, 40 + 1024), 0);
+    struct ibv_sge sge = {.addr = (uintptr_t)(a.buf + 40), .length = 512, .lkey = a.mr->lkey};
+    struct ibv_send_wr w = {.wr_id = 12, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+                            .send_flags = IBV_SEND_SIGNALED}, *bad;
+    w.wr.ud.ah = ah;
+    w.wr.ud.remote_qpn = b.qp->qp_num;
+    w.wr.ud.remote_qkey = 0x11111111;
+    CHECK_EQ(ibv_post_send(a.qp, &w, &bad), 0);
+    struct ibv_wc wc;
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(wc.byte_len, 40 + 512);
+    CHECK_EQ(wc.src_qp, a.qp->qp_num);
+    CHECK(wc.wc_flags & IBV_WC_GRH);
+    CHECK(!memcmp(a.buf + 40, b.buf + 40, 512));
+    struct in_addr src;
+    memcpy(&src, b.buf + 20 + 12, 4);   /* GRH space: 20 zero bytes + the IPv4 header */
+    CHECK(b.buf[20] == 0x45 && src.s_addr == inet_addr(ip_a));
+    struct ibv_ah_attr back;
+    CHECK_EQ(ibv_init_ah_from_wc(ctx_b, 1, &wc, (struct ibv_grh *)(void *)b.buf, &back), 0);
+    union ibv_gid want;
+    sv_test_gid(&want, ip_a);
+    CHECK(!memcmp(&back.grh.dgid, &want, sizeof want));
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 12);
+
+    /* wrong Q_Key: dropped and counted; a message above the MTU is not sent but completes */
+    uint64_t v0 = sv_test_counter(ctx_b, "qkey_violation");
+    w.wr.ud.remote_qkey = 0x22222222;
+    CHECK_EQ(ibv_post_send(a.qp, &w, &bad), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    usleep(20 * 1000);
+    CHECK_EQ(sv_test_counter(ctx_b, "qkey_violation") - v0, 1);
+    CHECK_EQ(ibv_poll_cq(b.cq, 1, &wc), 0);
+    w.wr.ud.remote_qkey = 0x11111111;
+    sge.length = 2000;
+    CHECK_EQ(ibv_post_send(a.qp, &w, &bad), 0);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK_EQ(ibv_destroy_ah(ah), 0);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+static void test_comp_channel(void)
+{
+    struct side a, b;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx_b);
+    struct ibv_cq *cq = ibv_create_cq(ctx_b, 8, (void *)0x5150, ch, 0);
+    /* b's receive CQ must be the channel's: rebuild b's QP on it */
+    ibv_destroy_qp(b.qp);
+    struct ibv_qp_init_attr init = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+                                    .cap = {.max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1}};
+    b.qp = ibv_create_qp(b.pd, &init);
+    ibv_destroy_qp(a.qp);
+    init.send_cq = init.recv_cq = a.cq;
+    a.qp = ibv_create_qp(a.pd, &init);
+    struct sv_test_conn ca = sv_test_conn_defaults(), cb = sv_test_conn_defaults();
+    ca.remote_qpn = b.qp->qp_num;
+    ca.remote_ip = ip_b;
+    ca.local_psn = 1;
+    ca.remote_psn = 2;
+    cb.remote_qpn = a.qp->qp_num;
+    cb.remote_ip = ip_a;
+    cb.local_psn = 2;
+    cb.remote_psn = 1;
+    CHECK_EQ(sv_test_connect(a.qp, &ca), 0);
+    CHECK_EQ(sv_test_connect(b.qp, &cb), 0);
+
+    CHECK_EQ(ibv_req_notify_cq(cq, 0), 0);
+    struct pollfd p = {.fd = ch->fd, .events = POLLIN};
+    CHECK_EQ(poll(&p, 1, 0), 0);   /* nothing yet */
+    CHECK_EQ(post_recv(&b, 1, 0, 64), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    CHECK_EQ(poll(&p, 1, SV_TEST_WAIT_MS), 1);   /* a real fd that became readable */
+    struct ibv_cq *ev_cq = NULL;
+    void *ev_ctx = NULL;
+    CHECK_EQ(ibv_get_cq_event(ch, &ev_cq, &ev_ctx), 0);
+    CHECK(ev_cq == cq);
+    CHECK(ev_ctx == (void *)0x5150);
+    ibv_ack_cq_events(cq, 1);
+    struct ibv_wc wc;
+    CHECK_EQ(ibv_poll_cq(cq, 1, &wc), 1);
+    CHECK_EQ(wc.wr_id, 1);
+    /* not re-armed: the next completion raises no event */
+    CHECK_EQ(post_recv(&b, 2, 0, 64), 0);
+    CHECK_EQ(post_send(&a, 2, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(poll(&p, 1, 0), 0);
+    CHECK_EQ(ibv_destroy_comp_channel(ch), EBUSY);
+    ibv_destroy_qp(b.qp);
+    b.qp = NULL;
+    CHECK_EQ(ibv_destroy_cq(cq), 0);
+    CHECK_EQ(ibv_destroy_comp_channel(ch), 0);
+    side_fini(&a);
+    side_fini(&b);
+}
+
+int main(void)
+{
+    sv_test_ip(ip_a, sizeof ip_a, 1);
+    sv_test_ip(ip_b, sizeof ip_b, 2);
+    char spec[128];
+    snprintf(spec, sizeof spec, "da@%s,db@%s", ip_a, ip_b);
+    ctx_a = sv_test_open(spec, "da");
+    ctx_b = sv_test_open(spec, "db");
+    CHECK(ctx_a && ctx_b);
+    if (!ctx_a || !ctx_b)
+        return sv_check_report("test_sv_datapath");
+    test_send_recv();
+    test_write_read_atomic();
+    test_remote_access_error();
+    test_rnr();
+    test_psn_mismatch();
+    test_cq_overflow();
+    test_link_mtu_drop();
+    test_wrong_gid_index();
+    test_ud();
+    test_comp_channel();
+    CHECK_EQ(sv_test_counter(ctx_a, "rcvd_bad_icrc"), 0);
+    CHECK_EQ(sv_test_counter(ctx_b, "rcvd_malformed"), 0);
+    ibv_close_device(ctx_a);
+    ibv_close_device(ctx_b);
+    softverbs_configure(NULL);
+    return sv_check_report("test_sv_datapath");
+}
