@@ -1,0 +1,20 @@
+/* Conversions between libibverbs structs and the slot layouts of layout.h, shared by several verbs. */
+#ifndef RDMATRACE_CODEC_H
+#define RDMATRACE_CODEC_H
+
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+/* Offsets of the two ah_attr blocks behind a QP_ATTR block. */
+#define QA_AH_BASE QA_NSLOTS
+#define QA_ALT_AH_BASE (QA_NSLOTS + AH_NSLOTS)
+#define QA_BLOCK_NSLOTS (QA_NSLOTS + 2 * AH_NSLOTS)
+
+void ah_attr_from_slots(const int64_t *slots, struct ibv_ah_attr *ah);
+void ah_attr_to_slots(const struct ibv_ah_attr *ah, int64_t *slots);
+
+/* A QP_ATTR block followed by its ah_attr and alt_ah_attr blocks. */
+void qp_attr_from_slots(const int64_t *slots, struct ibv_qp_attr *attr);
+void qp_attr_to_slots(const struct ibv_qp_attr *attr, int64_t *slots);
+
+#endif

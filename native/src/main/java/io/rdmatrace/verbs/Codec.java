@@ -1,0 +1,225 @@
+package io.rdmatrace.verbs;
+
+import java.time.Duration;
+
+/** Reads result records out of, and writes argument records into, a {@link CallBuffer}'s payload. */
+final class Codec {
+    private Codec() {
+    }
+
+    static <T> Outcome<T> outcome(String verb, T value, CallStatus status) {
+        if (status.ok() && value != null) {
+            return new Outcome.Ok<>(verb, value, status);
+        }
+        return new Outcome.Failed<>(verb, status);
+    }
+
+    static int timeoutMillis(Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be zero or positive, not " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    static DeviceAttr deviceAttr(CallBuffer io, String fwVer) {
+        return new DeviceAttr(fwVer,
+                io.get(Slots.DeviceAttr.NODE_GUID.ordinal()),
+                io.get(Slots.DeviceAttr.SYS_IMAGE_GUID.ordinal()),
+                io.get(Slots.DeviceAttr.MAX_MR_SIZE.ordinal()),
+                io.get(Slots.DeviceAttr.PAGE_SIZE_CAP.ordinal()),
+                io.getInt(Slots.DeviceAttr.VENDOR_ID.ordinal()),
+                io.getInt(Slots.DeviceAttr.VENDOR_PART_ID.ordinal()),
+                io.getInt(Slots.DeviceAttr.HW_VER.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_QP.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_QP_WR.ordinal()),
+                io.getInt(Slots.DeviceAttr.DEVICE_CAP_FLAGS.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_SGE.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_SGE_RD.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_CQ.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_CQE.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_MR.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_PD.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_QP_RD_ATOM.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_EE_RD_ATOM.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_RES_RD_ATOM.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_QP_INIT_RD_ATOM.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_EE_INIT_RD_ATOM.ordinal()),
+                AtomicCap.of(io.getInt(Slots.DeviceAttr.ATOMIC_CAP.ordinal())),
+                io.getInt(Slots.DeviceAttr.MAX_EE.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_RDD.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_MW.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_RAW_IPV6_QP.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_RAW_ETHY_QP.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_MCAST_GRP.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_MCAST_QP_ATTACH.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_TOTAL_MCAST_QP_ATTACH.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_AH.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_FMR.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_MAP_PER_FMR.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_SRQ.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_SRQ_WR.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_SRQ_SGE.ordinal()),
+                io.getInt(Slots.DeviceAttr.MAX_PKEYS.ordinal()),
+                io.getInt(Slots.DeviceAttr.LOCAL_CA_ACK_DELAY.ordinal()),
+                io.getInt(Slots.DeviceAttr.PHYS_PORT_CNT.ordinal()));
+    }
+
+    static PortAttr portAttr(CallBuffer io) {
+        return new PortAttr(
+                PortState.of(io.getInt(Slots.PortAttr.STATE.ordinal())),
+                Mtu.of(io.getInt(Slots.PortAttr.MAX_MTU.ordinal())),
+                Mtu.of(io.getInt(Slots.PortAttr.ACTIVE_MTU.ordinal())),
+                io.getInt(Slots.PortAttr.GID_TBL_LEN.ordinal()),
+                io.getInt(Slots.PortAttr.PORT_CAP_FLAGS.ordinal()),
+                io.get(Slots.PortAttr.MAX_MSG_SZ.ordinal()),
+                io.get(Slots.PortAttr.BAD_PKEY_CNTR.ordinal()),
+                io.get(Slots.PortAttr.QKEY_VIOL_CNTR.ordinal()),
+                io.getInt(Slots.PortAttr.PKEY_TBL_LEN.ordinal()),
+                io.getInt(Slots.PortAttr.LID.ordinal()),
+                io.getInt(Slots.PortAttr.SM_LID.ordinal()),
+                io.getInt(Slots.PortAttr.LMC.ordinal()),
+                io.getInt(Slots.PortAttr.MAX_VL_NUM.ordinal()),
+                io.getInt(Slots.PortAttr.SM_SL.ordinal()),
+                io.getInt(Slots.PortAttr.SUBNET_TIMEOUT.ordinal()),
+                io.getInt(Slots.PortAttr.INIT_TYPE_REPLY.ordinal()),
+                io.getInt(Slots.PortAttr.ACTIVE_WIDTH.ordinal()),
+                io.getInt(Slots.PortAttr.ACTIVE_SPEED.ordinal()),
+                io.getInt(Slots.PortAttr.PHYS_STATE.ordinal()),
+                LinkLayer.of(io.getInt(Slots.PortAttr.LINK_LAYER.ordinal())),
+                io.getInt(Slots.PortAttr.FLAGS.ordinal()),
+                io.getInt(Slots.PortAttr.PORT_CAP_FLAGS2.ordinal()));
+    }
+
+    static GidEntry gidEntry(CallBuffer io) {
+        return new GidEntry(Gid.of(io.getBytes16(Slots.GidEntry.GID_0.ordinal())),
+                io.getInt(Slots.GidEntry.GID_INDEX.ordinal()),
+                io.getInt(Slots.GidEntry.PORT_NUM.ordinal()),
+                GidType.of(io.getInt(Slots.GidEntry.GID_TYPE.ordinal())),
+                io.getInt(Slots.GidEntry.NDEV_IFINDEX.ordinal()));
+    }
+
+    static AsyncEvent asyncEvent(CallBuffer io) {
+        return new AsyncEvent(EventType.of(io.getInt(Slots.AsyncEvent.EVENT_TYPE.ordinal())),
+                io.get(Slots.AsyncEvent.ELEMENT.ordinal()),
+                io.getInt(Slots.AsyncEvent.QP_NUM.ordinal()),
+                io.getInt(Slots.AsyncEvent.PORT_NUM.ordinal()));
+    }
+
+    static void writeAhAttr(CallBuffer io, int base, AhAttr ah) {
+        io.setBytes16(base + Slots.AhAttr.DGID_0.ordinal(), ah.grh().dgid().raw());
+        io.set(base + Slots.AhAttr.FLOW_LABEL.ordinal(), ah.grh().flowLabel());
+        io.set(base + Slots.AhAttr.SGID_INDEX.ordinal(), ah.grh().sgidIndex());
+        io.set(base + Slots.AhAttr.HOP_LIMIT.ordinal(), ah.grh().hopLimit());
+        io.set(base + Slots.AhAttr.TRAFFIC_CLASS.ordinal(), ah.grh().trafficClass());
+        io.set(base + Slots.AhAttr.DLID.ordinal(), ah.dlid());
+        io.set(base + Slots.AhAttr.SL.ordinal(), ah.sl());
+        io.set(base + Slots.AhAttr.SRC_PATH_BITS.ordinal(), ah.srcPathBits());
+        io.set(base + Slots.AhAttr.STATIC_RATE.ordinal(), ah.staticRate());
+        io.set(base + Slots.AhAttr.IS_GLOBAL.ordinal(), ah.isGlobal() ? 1 : 0);
+        io.set(base + Slots.AhAttr.PORT_NUM.ordinal(), ah.portNum());
+    }
+
+    static AhAttr readAhAttr(CallBuffer io, int base) {
+        GlobalRoute grh = new GlobalRoute(Gid.of(io.getBytes16(base + Slots.AhAttr.DGID_0.ordinal())),
+                io.getInt(base + Slots.AhAttr.FLOW_LABEL.ordinal()),
+                io.getInt(base + Slots.AhAttr.SGID_INDEX.ordinal()),
+                io.getInt(base + Slots.AhAttr.HOP_LIMIT.ordinal()),
+                io.getInt(base + Slots.AhAttr.TRAFFIC_CLASS.ordinal()));
+        return new AhAttr(grh,
+                io.getInt(base + Slots.AhAttr.DLID.ordinal()),
+                io.getInt(base + Slots.AhAttr.SL.ordinal()),
+                io.getInt(base + Slots.AhAttr.SRC_PATH_BITS.ordinal()),
+                io.getInt(base + Slots.AhAttr.STATIC_RATE.ordinal()),
+                io.getInt(base + Slots.AhAttr.IS_GLOBAL.ordinal()) != 0,
+                io.getInt(base + Slots.AhAttr.PORT_NUM.ordinal()));
+    }
+
+    /** A QP_ATTR block and its two AH blocks at payload slot 0. */
+    static void writeQpAttr(CallBuffer io, QpAttr a) {
+        io.set(Slots.QpAttr.QP_STATE.ordinal(), a.qpState().value());
+        io.set(Slots.QpAttr.CUR_QP_STATE.ordinal(), a.curQpState().value());
+        io.set(Slots.QpAttr.PATH_MTU.ordinal(), a.pathMtu().value());
+        io.set(Slots.QpAttr.PATH_MIG_STATE.ordinal(), a.pathMigState().value());
+        io.set(Slots.QpAttr.QKEY.ordinal(), Integer.toUnsignedLong(a.qkey()));
+        io.set(Slots.QpAttr.RQ_PSN.ordinal(), Integer.toUnsignedLong(a.rqPsn()));
+        io.set(Slots.QpAttr.SQ_PSN.ordinal(), Integer.toUnsignedLong(a.sqPsn()));
+        io.set(Slots.QpAttr.DEST_QP_NUM.ordinal(), Integer.toUnsignedLong(a.destQpNum()));
+        io.set(Slots.QpAttr.QP_ACCESS_FLAGS.ordinal(), Integer.toUnsignedLong(a.qpAccessFlags()));
+        io.set(Slots.QpAttr.CAP_MAX_SEND_WR.ordinal(), a.cap().maxSendWr());
+        io.set(Slots.QpAttr.CAP_MAX_RECV_WR.ordinal(), a.cap().maxRecvWr());
+        io.set(Slots.QpAttr.CAP_MAX_SEND_SGE.ordinal(), a.cap().maxSendSge());
+        io.set(Slots.QpAttr.CAP_MAX_RECV_SGE.ordinal(), a.cap().maxRecvSge());
+        io.set(Slots.QpAttr.CAP_MAX_INLINE_DATA.ordinal(), a.cap().maxInlineData());
+        io.set(Slots.QpAttr.PKEY_INDEX.ordinal(), a.pkeyIndex());
+        io.set(Slots.QpAttr.ALT_PKEY_INDEX.ordinal(), a.altPkeyIndex());
+        io.set(Slots.QpAttr.EN_SQD_ASYNC_NOTIFY.ordinal(), a.enSqdAsyncNotify());
+        io.set(Slots.QpAttr.SQ_DRAINING.ordinal(), a.sqDraining());
+        io.set(Slots.QpAttr.MAX_RD_ATOMIC.ordinal(), a.maxRdAtomic());
+        io.set(Slots.QpAttr.MAX_DEST_RD_ATOMIC.ordinal(), a.maxDestRdAtomic());
+        io.set(Slots.QpAttr.MIN_RNR_TIMER.ordinal(), a.minRnrTimer());
+        io.set(Slots.QpAttr.PORT_NUM.ordinal(), a.portNum());
+        io.set(Slots.QpAttr.TIMEOUT.ordinal(), a.timeout());
+        io.set(Slots.QpAttr.RETRY_CNT.ordinal(), a.retryCnt());
+        io.set(Slots.QpAttr.RNR_RETRY.ordinal(), a.rnrRetry());
+        io.set(Slots.QpAttr.ALT_PORT_NUM.ordinal(), a.altPortNum());
+        io.set(Slots.QpAttr.ALT_TIMEOUT.ordinal(), a.altTimeout());
+        io.set(Slots.QpAttr.RATE_LIMIT.ordinal(), Integer.toUnsignedLong(a.rateLimit()));
+        writeAhAttr(io, Slots.QA_AH_BASE, a.ahAttr());
+        writeAhAttr(io, Slots.QA_ALT_AH_BASE, a.altAhAttr());
+    }
+
+    static QpAttr readQpAttr(CallBuffer io) {
+        return new QpAttr(
+                QpState.of(io.getInt(Slots.QpAttr.QP_STATE.ordinal())),
+                QpState.of(io.getInt(Slots.QpAttr.CUR_QP_STATE.ordinal())),
+                Mtu.of(io.getInt(Slots.QpAttr.PATH_MTU.ordinal())),
+                MigState.of(io.getInt(Slots.QpAttr.PATH_MIG_STATE.ordinal())),
+                io.getInt(Slots.QpAttr.QKEY.ordinal()),
+                io.getInt(Slots.QpAttr.RQ_PSN.ordinal()),
+                io.getInt(Slots.QpAttr.SQ_PSN.ordinal()),
+                io.getInt(Slots.QpAttr.DEST_QP_NUM.ordinal()),
+                io.getInt(Slots.QpAttr.QP_ACCESS_FLAGS.ordinal()),
+                new QpCap(io.getInt(Slots.QpAttr.CAP_MAX_SEND_WR.ordinal()),
+                        io.getInt(Slots.QpAttr.CAP_MAX_RECV_WR.ordinal()),
+                        io.getInt(Slots.QpAttr.CAP_MAX_SEND_SGE.ordinal()),
+                        io.getInt(Slots.QpAttr.CAP_MAX_RECV_SGE.ordinal()),
+                        io.getInt(Slots.QpAttr.CAP_MAX_INLINE_DATA.ordinal())),
+                readAhAttr(io, Slots.QA_AH_BASE),
+                readAhAttr(io, Slots.QA_ALT_AH_BASE),
+                io.getInt(Slots.QpAttr.PKEY_INDEX.ordinal()),
+                io.getInt(Slots.QpAttr.ALT_PKEY_INDEX.ordinal()),
+                io.getInt(Slots.QpAttr.EN_SQD_ASYNC_NOTIFY.ordinal()),
+                io.getInt(Slots.QpAttr.SQ_DRAINING.ordinal()),
+                io.getInt(Slots.QpAttr.MAX_RD_ATOMIC.ordinal()),
+                io.getInt(Slots.QpAttr.MAX_DEST_RD_ATOMIC.ordinal()),
+                io.getInt(Slots.QpAttr.MIN_RNR_TIMER.ordinal()),
+                io.getInt(Slots.QpAttr.PORT_NUM.ordinal()),
+                io.getInt(Slots.QpAttr.TIMEOUT.ordinal()),
+                io.getInt(Slots.QpAttr.RETRY_CNT.ordinal()),
+                io.getInt(Slots.QpAttr.RNR_RETRY.ordinal()),
+                io.getInt(Slots.QpAttr.ALT_PORT_NUM.ordinal()),
+                io.getInt(Slots.QpAttr.ALT_TIMEOUT.ordinal()),
+                io.getInt(Slots.QpAttr.RATE_LIMIT.ordinal()));
+    }
+
+    static void writeQpInit(CallBuffer io, int base, QpInitAttr init, long sendCq, long recvCq) {
+        io.set(base + Slots.QpInit.SEND_CQ.ordinal(), sendCq);
+        io.set(base + Slots.QpInit.RECV_CQ.ordinal(), recvCq);
+        io.set(base + Slots.QpInit.SRQ.ordinal(), 0);
+        io.set(base + Slots.QpInit.QP_TYPE.ordinal(), init.qpType().value());
+        io.set(base + Slots.QpInit.SQ_SIG_ALL.ordinal(), init.sqSigAll() ? 1 : 0);
+        io.set(base + Slots.QpInit.MAX_SEND_WR.ordinal(), init.cap().maxSendWr());
+        io.set(base + Slots.QpInit.MAX_RECV_WR.ordinal(), init.cap().maxRecvWr());
+        io.set(base + Slots.QpInit.MAX_SEND_SGE.ordinal(), init.cap().maxSendSge());
+        io.set(base + Slots.QpInit.MAX_RECV_SGE.ordinal(), init.cap().maxRecvSge());
+        io.set(base + Slots.QpInit.MAX_INLINE_DATA.ordinal(), init.cap().maxInlineData());
+    }
+
+    static QpCap readQpInitCap(CallBuffer io, int base) {
+        return new QpCap(io.getInt(base + Slots.QpInit.MAX_SEND_WR.ordinal()),
+                io.getInt(base + Slots.QpInit.MAX_RECV_WR.ordinal()),
+                io.getInt(base + Slots.QpInit.MAX_SEND_SGE.ordinal()),
+                io.getInt(base + Slots.QpInit.MAX_RECV_SGE.ordinal()),
+                io.getInt(base + Slots.QpInit.MAX_INLINE_DATA.ordinal()));
+    }
+}

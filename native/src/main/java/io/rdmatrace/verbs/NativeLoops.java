@@ -1,0 +1,41 @@
+package io.rdmatrace.verbs;
+
+/**
+ * Benchmark support: the same verb N times in a C loop, never crossing into Java, so a benchmark
+ * can compare the cost of a call through this binding with the raw C call. Each method returns
+ * the mean nanoseconds per iteration, or -1 if a call failed.
+ */
+public final class NativeLoops {
+    private NativeLoops() {
+    }
+
+    /** ibv_query_qp with {@code mask}, {@code iterations} times. */
+    public static double queryQp(QueuePair qp, QpAttrMask mask, int iterations) {
+        long total = queryQp0(qp.context().lib(), qp.live("ibv_query_qp"), mask.bits(), iterations);
+        return total < 0 ? -1 : (double) total / iterations;
+    }
+
+    /** ibv_poll_cq of up to 16 entries on {@code cq}, {@code iterations} times (an empty CQ measures the call). */
+    public static double pollCq(CompletionQueue cq, int iterations) {
+        long total = pollEmpty0(cq.live("ibv_poll_cq"), iterations);
+        return total < 0 ? -1 : (double) total / iterations;
+    }
+
+    /**
+     * {@code iterations} round trips of one signaled request (post_send, then poll_cq until its
+     * completion, each wait bounded by {@code timeoutNanos}); RDMA opcodes target remoteAddr/rkey.
+     */
+    public static double sendPoll(QueuePair qp, CompletionQueue cq, WrOpcode opcode, MemoryRegion local, int length,
+                                  long remoteAddr, int rkey, int iterations, long timeoutNanos) {
+        long total = sendPoll0(qp.live("ibv_post_send"), cq.live("ibv_poll_cq"), opcode.value(), local.address(),
+                length, local.lkey(), remoteAddr, rkey, iterations, timeoutNanos);
+        return total < 0 ? -1 : (double) total / iterations;
+    }
+
+    private static native long queryQp0(long lib, long qp, int mask, int iterations);
+
+    private static native long pollEmpty0(long cq, int iterations);
+
+    private static native long sendPoll0(long qp, long cq, int opcode, long addr, int length, int lkey,
+                                         long remoteAddr, int rkey, int iterations, long timeoutNanos);
+}
