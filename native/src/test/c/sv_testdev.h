@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,7 @@ struct sv_test_conn {
     enum ibv_mtu mtu;
     uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, sgid_index;
     unsigned int access;
+    bool rtr_only;   /* stop in RTR (a pure responder) */
 };
 
 static inline struct sv_test_conn sv_test_conn_defaults(void)
@@ -143,7 +145,7 @@ static inline int sv_test_connect(struct ibv_qp *qp, const struct sv_test_conn *
     sv_test_gid(&a.ah_attr.grh.dgid, c->remote_ip);
     rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
                                    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-    if (rc)
+    if (rc || c->rtr_only)
         return rc;
     memset(&a, 0, sizeof a);
     a.qp_state = IBV_QPS_RTS;

@@ -340,6 +340,7 @@ static void test_modify(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_c
     CHECK_EQ(wc.wr_id, 1);
     CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR);
     CHECK_EQ(wc.qp_num, qp->qp_num);
+    CHECK_EQ(wc.vendor_err, 0);   /* rxe reports none; see the vendor-err personality */
     /* WRs posted in ERR are flushed too, even unsignaled ones */
     CHECK_EQ(ibv_post_send(qp, &swr, &bad_s), 0);
     CHECK_EQ(ibv_poll_cq(cq, 1, &wc), 1);
@@ -452,7 +453,7 @@ static void test_personalities(void)
 {
     char spec[160];
     snprintf(spec, sizeof spec, "p@%s:fw=2.7.1:vendor_id=0x02c9:vendor_part=4123:quirk=caps-pow2"
-             ":quirk=accept-reset-to-rts:mtu=9000", ip3);
+             ":quirk=accept-reset-to-rts:quirk=vendor-err=0x81:mtu=9000", ip3);
     struct ibv_context *ctx = sv_test_open(spec, "p");
     CHECK(ctx != NULL);
     if (!ctx)
@@ -484,7 +485,20 @@ static void test_personalities(void)
     a.max_rd_atomic = 1;
     CHECK_EQ(ibv_modify_qp(qp, &a, RTR_MASK | RTS_MASK | IBV_QP_PORT | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS), 0);
     CHECK_EQ(qp_state(qp), IBV_QPS_RTS);
+    /* vendor-err: error completions carry the personality's vendor_err */
+    static char mem[64];
+    struct ibv_mr *mr = ibv_reg_mr(pd, mem, sizeof mem, IBV_ACCESS_LOCAL_WRITE);
+    struct ibv_sge sge = {.addr = (uintptr_t)mem, .length = 8, .lkey = mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 5, .sg_list = &sge, .num_sge = 1}, *bad;
+    CHECK_EQ(ibv_post_recv(qp, &rwr, &bad), 0);
+    a.qp_state = IBV_QPS_ERR;
+    CHECK_EQ(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0);
+    struct ibv_wc wc;
+    CHECK_EQ(ibv_poll_cq(cq, 1, &wc), 1);
+    CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR);
+    CHECK_EQ(wc.vendor_err, 0x81);
     ibv_destroy_qp(qp);
+    ibv_dereg_mr(mr);
     ibv_destroy_cq(cq);
     ibv_dealloc_pd(pd);
     ibv_close_device(ctx);

@@ -472,6 +472,85 @@ static void test_ud(void)
     side_fini(&b);
 }
 
+static void test_comm_est_and_srq(void)
+{
+    struct side a, b;
+    struct sv_test_conn cb = sv_test_conn_defaults();
+    cb.rtr_only = true;   /* IBA 11.6.3.1: the first packet received in RTR raises COMM_EST */
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), cb, 64, ALL_ACCESS), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 64), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    struct ibv_wc wc;
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    CHECK(sv_test_wait_wc(a.cq, &wc, SV_TEST_WAIT_MS));   /* an RTR responder does ACK */
+    CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+    struct ibv_async_event ev;
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_COMM_EST);
+    CHECK(ev.element.qp == b.qp);
+    ibv_ack_async_event(&ev);
+    side_fini(&a);
+    side_fini(&b);
+
+    /* a shared receive queue feeding b's QP; limit and last-WQE events */
+    side_init(&a, ctx_a, ip_a, IBV_QPT_RC, 64, ALL_ACCESS);
+    side_init(&b, ctx_b, ip_b, IBV_QPT_RC, 64, ALL_ACCESS);
+    struct ibv_srq_init_attr si = {.attr = {.max_wr = 6, .max_sge = 1, .srq_limit = 0}};
+    struct ibv_srq *srq = ibv_create_srq(b.pd, &si);
+    CHECK(srq != NULL);
+    CHECK_EQ(si.attr.max_wr, 7);
+    ibv_destroy_qp(b.qp);
+    struct ibv_qp_init_attr init = {.send_cq = b.cq, .recv_cq = b.cq, .srq = srq, .qp_type = IBV_QPT_RC,
+                                    .cap = {.max_send_wr = 4, .max_send_sge = 1}};
+    b.qp = ibv_create_qp(b.pd, &init);
+    struct sv_test_conn ca = sv_test_conn_defaults();
+    cb = sv_test_conn_defaults();
+    ca.remote_qpn = b.qp->qp_num;
+    ca.remote_ip = ip_b;
+    ca.local_psn = 1;
+    ca.remote_psn = 2;
+    cb.remote_qpn = a.qp->qp_num;
+    cb.remote_ip = ip_a;
+    cb.local_psn = 2;
+    cb.remote_psn = 1;
+    CHECK_EQ(sv_test_connect(a.qp, &ca), 0);
+    CHECK_EQ(sv_test_connect(b.qp, &cb), 0);
+    CHECK_EQ(post_recv(&b, 1, 0, 64), EINVAL);   /* receives go to the SRQ */
+    for (int i = 0; i < 3; i++) {
+        struct ibv_sge sge = {.addr = (uintptr_t)(b.buf + i * 64), .length = 64, .lkey = b.mr->lkey};
+        struct ibv_recv_wr wr = {.wr_id = 10 + (uint64_t)i, .sg_list = &sge, .num_sge = 1}, *bad;
+        CHECK_EQ(ibv_post_srq_recv(srq, &wr, &bad), 0);
+    }
+    struct ibv_srq_attr sa = {.srq_limit = 2};
+    CHECK_EQ(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), 0);
+    CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 10);
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, 200), -1);   /* 2 left: not below the limit yet */
+    CHECK_EQ(post_send(&a, 2, IBV_WR_SEND, 0, 16, 0, 0, 0), 0);
+    CHECK(sv_test_wait_wc(b.cq, &wc, SV_TEST_WAIT_MS));
+    CHECK_EQ(wc.wr_id, 11);
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+    CHECK(ev.element.srq == srq);
+    ibv_ack_async_event(&ev);
+    CHECK_EQ(ibv_query_srq(srq, &sa), 0);
+    CHECK_EQ(sa.srq_limit, 0);   /* disarmed by the event */
+    CHECK_EQ(ibv_destroy_srq(srq), EBUSY);
+    struct ibv_qp_attr err = {.qp_state = IBV_QPS_ERR};
+    CHECK_EQ(ibv_modify_qp(b.qp, &err, IBV_QP_STATE), 0);
+    CHECK_EQ(sv_test_wait_async(ctx_b, &ev, SV_TEST_WAIT_MS), 0);
+    CHECK_EQ(ev.event_type, IBV_EVENT_QP_LAST_WQE_REACHED);
+    ibv_ack_async_event(&ev);
+    CHECK_EQ(ibv_poll_cq(b.cq, 1, &wc), 0);   /* the SRQ's own WQEs are not flushed */
+    ibv_destroy_qp(b.qp);
+    b.qp = NULL;
+    CHECK_EQ(ibv_destroy_srq(srq), 0);
+    side_fini(&a);
+    side_fini(&b);
+}
+
 static void test_comp_channel(void)
 {
     struct side a, b;
@@ -548,6 +627,7 @@ int main(void)
     test_wrong_gid_index();
     test_ud();
     test_comp_channel();
+    test_comm_est_and_srq();
     CHECK_EQ(sv_test_counter(ctx_a, "rcvd_bad_icrc"), 0);
     CHECK_EQ(sv_test_counter(ctx_b, "rcvd_malformed"), 0);
     ibv_close_device(ctx_a);
