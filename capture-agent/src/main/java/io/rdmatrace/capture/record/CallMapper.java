@@ -1,0 +1,232 @@
+package io.rdmatrace.capture.record;
+
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.Verb;
+import io.rdmatrace.verbs.CallStatus;
+import io.rdmatrace.verbs.CompletionBatch;
+import io.rdmatrace.verbs.QpInitAttr;
+import io.rdmatrace.verbs.QueuePair;
+import io.rdmatrace.verbs.RecvBatch;
+import io.rdmatrace.verbs.SendBatch;
+import io.rdmatrace.verbs.VerbCall;
+
+/**
+ * One verbs call as the fields of its CALL event: {@code in} = the arguments actually passed (for
+ * ibv_modify_qp the attr_mask and exactly the fields it selects), {@code out} = what came back.
+ * Calls that act on a QP also carry its QP_NUM in {@code in}, so rules can key on the QPN directly.
+ */
+final class CallMapper {
+
+    record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+    }
+
+    Mapped map(VerbCall call) {
+        Attrs.Builder in = Attrs.builder();
+        Attrs.Builder out = Attrs.builder();
+        Verb verb;
+        long handle;
+        if (call instanceof VerbCall.GetDeviceList c) {
+            verb = Verb.IBV_GET_DEVICE_LIST;
+            handle = 0;
+            out.put(Attr.NUM_DEVICES, c.numDevices());
+            out.put(Attr.MESSAGE, c.library());
+        } else if (call instanceof VerbCall.OpenDevice c) {
+            verb = Verb.IBV_OPEN_DEVICE;
+            handle = c.contextHandle();
+            in.put(Attr.DEV_NAME, c.deviceName());
+        } else if (call instanceof VerbCall.CloseDevice c) {
+            verb = Verb.IBV_CLOSE_DEVICE;
+            handle = c.contextHandle();
+        } else if (call instanceof VerbCall.QueryDevice c) {
+            verb = Verb.IBV_QUERY_DEVICE;
+            handle = c.contextHandle();
+            if (c.attr() != null) {
+                out = VerbAttrs.device(null, c.attr()).toBuilder();
+            }
+        } else if (call instanceof VerbCall.QueryPort c) {
+            verb = Verb.IBV_QUERY_PORT;
+            handle = c.contextHandle();
+            in.put(Attr.PORT_NUM, c.portNum());
+            if (c.attr() != null) {
+                VerbAttrs.port(out, c.portNum(), c.attr());
+            }
+        } else if (call instanceof VerbCall.QueryGid c) {
+            verb = Verb.IBV_QUERY_GID;
+            handle = c.contextHandle();
+            in.put(Attr.PORT_NUM, c.portNum()).put(Attr.GID_INDEX, c.index());
+            if (c.gid() != null) {
+                out.put(Attr.GID, GidText.of(c.gid().raw()));
+            }
+        } else if (call instanceof VerbCall.QueryGidEx c) {
+            verb = Verb.IBV_QUERY_GID_EX;
+            handle = c.contextHandle();
+            in.put(Attr.PORT_NUM, c.portNum()).put(Attr.GID_INDEX, c.index());
+            if (c.entry() != null) {
+                out.put(Attr.GID, GidText.of(c.entry().gid().raw()));
+                out.put(Attr.GID_TYPE, c.entry().gidType().value());
+            }
+        } else if (call instanceof VerbCall.QueryPkey c) {
+            verb = Verb.IBV_QUERY_PKEY;
+            handle = c.contextHandle();
+            in.put(Attr.PORT_NUM, c.portNum()).put(Attr.PKEY_INDEX, c.index());
+            if (c.status().ok()) {
+                out.put(Attr.PKEY, c.pkey());
+            }
+        } else if (call instanceof VerbCall.AllocPd c) {
+            verb = Verb.IBV_ALLOC_PD;
+            handle = c.pdHandle();
+            in.put(Attr.CONTEXT, c.contextHandle());
+        } else if (call instanceof VerbCall.DeallocPd c) {
+            verb = Verb.IBV_DEALLOC_PD;
+            handle = c.pdHandle();
+        } else if (call instanceof VerbCall.RegMr c) {
+            verb = Verb.IBV_REG_MR;
+            handle = c.mrHandle();
+            in.put(Attr.PD, c.pdHandle()).put(Attr.ADDR, c.address()).put(Attr.LENGTH, c.length())
+                    .put(Attr.ACCESS, Integer.toUnsignedLong(c.access()));
+            if (c.mrHandle() != 0) {
+                out.put(Attr.LKEY, Integer.toUnsignedLong(c.lkey())).put(Attr.RKEY, Integer.toUnsignedLong(c.rkey()));
+            }
+        } else if (call instanceof VerbCall.DeregMr c) {
+            verb = Verb.IBV_DEREG_MR;
+            handle = c.mrHandle();
+        } else if (call instanceof VerbCall.CreateCompChannel c) {
+            verb = Verb.IBV_CREATE_COMP_CHANNEL;
+            handle = c.channelHandle();
+            in.put(Attr.CONTEXT, c.contextHandle());
+        } else if (call instanceof VerbCall.DestroyCompChannel c) {
+            verb = Verb.IBV_DESTROY_COMP_CHANNEL;
+            handle = c.channelHandle();
+        } else if (call instanceof VerbCall.CreateCq c) {
+            verb = Verb.IBV_CREATE_CQ;
+            handle = c.cqHandle();
+            in.put(Attr.CONTEXT, c.contextHandle()).put(Attr.CQE, Integer.toUnsignedLong(c.cqe()))
+                    .put(Attr.CHANNEL, c.channelHandle()).put(Attr.COMP_VECTOR, c.compVector());
+            if (c.cqHandle() != 0) {
+                out.put(Attr.CQE, Integer.toUnsignedLong(c.actualCqe()));
+            }
+        } else if (call instanceof VerbCall.DestroyCq c) {
+            verb = Verb.IBV_DESTROY_CQ;
+            handle = c.cqHandle();
+        } else if (call instanceof VerbCall.ReqNotifyCq c) {
+            verb = Verb.IBV_REQ_NOTIFY_CQ;
+            handle = c.cqHandle();
+            in.put(Attr.SOLICITED_ONLY, c.solicitedOnly());
+        } else if (call instanceof VerbCall.GetCqEvent c) {
+            verb = Verb.IBV_GET_CQ_EVENT;
+            handle = c.channelHandle();
+            out.put(Attr.CQ, c.cqHandle());
+        } else if (call instanceof VerbCall.AckCqEvents c) {
+            verb = Verb.IBV_ACK_CQ_EVENTS;
+            handle = c.cqHandle();
+            in.put(Attr.NUM_EVENTS, c.count());
+        } else if (call instanceof VerbCall.CreateQp c) {
+            verb = Verb.IBV_CREATE_QP;
+            handle = c.qpHandle();
+            QpInitAttr init = c.init();
+            in.put(Attr.PD, c.pdHandle());
+            in.put(Attr.SEND_CQ, init.sendCq() != null ? init.sendCq().handle() : 0);
+            in.put(Attr.RECV_CQ, init.recvCq() != null ? init.recvCq().handle() : 0);
+            in.put(Attr.QP_TYPE, init.qpType().value());
+            in.put(Attr.SQ_SIG_ALL, init.sqSigAll());
+            VerbAttrs.cap(in, init.cap());
+            if (c.qpHandle() != 0) {
+                out.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
+                if (c.granted() != null) {
+                    VerbAttrs.cap(out, c.granted());
+                }
+            }
+        } else if (call instanceof VerbCall.ModifyQp c) {
+            verb = Verb.IBV_MODIFY_QP;
+            handle = c.qpHandle();
+            in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
+            VerbAttrs.modifyInputs(in, c.attr(), c.mask().bits());
+        } else if (call instanceof VerbCall.QueryQp c) {
+            verb = Verb.IBV_QUERY_QP;
+            handle = c.qpHandle();
+            in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
+            in.put(Attr.ATTR_MASK, Integer.toUnsignedLong(c.mask().bits()));
+            if (c.result() != null) {
+                VerbAttrs.queryOutputs(out, c.result());
+            }
+        } else if (call instanceof VerbCall.DestroyQp c) {
+            verb = Verb.IBV_DESTROY_QP;
+            handle = c.qpHandle();
+            in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
+        } else if (call instanceof VerbCall.CreateAh c) {
+            verb = Verb.IBV_CREATE_AH;
+            handle = c.ahHandle();
+            in.put(Attr.PD, c.pdHandle());
+            VerbAttrs.ah(in, c.attr());
+        } else if (call instanceof VerbCall.DestroyAh c) {
+            verb = Verb.IBV_DESTROY_AH;
+            handle = c.ahHandle();
+        } else {
+            throw new IllegalArgumentException("no trace mapping for " + call.verb());
+        }
+        CallStatus s = call.status();
+        return new Mapped(verb, handle, (int) s.ret(), s.errno(), s.durationNanos(), in.build(), out.build());
+    }
+
+    /** ibv_post_send: the first request's fields, the request count, and bad_wr's index on failure. */
+    Mapped postSend(QueuePair qp, SendBatch b) {
+        Attrs.Builder in = Attrs.builder();
+        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
+        int count = b.count();
+        in.put(Attr.WR_COUNT, count);
+        if (count > 0) {
+            in.put(Attr.WR_ID, b.wrId(0));
+            in.put(Attr.WR_OPCODE, b.opcode(0).value());
+            in.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(b.sendFlags(0)));
+            int sges = b.numSge(0);
+            in.put(Attr.NUM_SGE, sges);
+            if (sges > 0) {
+                in.put(Attr.ADDR, b.sgeAddr(0, 0));
+                in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
+                in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
+            }
+            long remoteAddr = b.remoteAddr(0);
+            if (remoteAddr != 0 || b.rkey(0) != 0) {
+                in.put(Attr.REMOTE_ADDR, remoteAddr);
+                in.put(Attr.RKEY, Integer.toUnsignedLong(b.rkey(0)));
+            }
+            if (b.ahHandle(0) != 0) {
+                in.put(Attr.AH, b.ahHandle(0));
+                in.put(Attr.REMOTE_QPN, Integer.toUnsignedLong(b.remoteQpn(0)));
+                in.put(Attr.REMOTE_QKEY, Integer.toUnsignedLong(b.remoteQkey(0)));
+            }
+        }
+        return new Mapped(Verb.IBV_POST_SEND, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
+                badWr(b.badIndex()));
+    }
+
+    Mapped postRecv(QueuePair qp, RecvBatch b) {
+        Attrs.Builder in = Attrs.builder();
+        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
+        int count = b.count();
+        in.put(Attr.WR_COUNT, count);
+        if (count > 0) {
+            in.put(Attr.WR_ID, b.wrId(0));
+            int sges = b.numSge(0);
+            in.put(Attr.NUM_SGE, sges);
+            if (sges > 0) {
+                in.put(Attr.ADDR, b.sgeAddr(0, 0));
+                in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
+                in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
+            }
+        }
+        return new Mapped(Verb.IBV_POST_RECV, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
+                badWr(b.badIndex()));
+    }
+
+    Mapped poll(long cqHandle, CompletionBatch b) {
+        Attrs in = Attrs.builder().put(Attr.NUM_ENTRIES, b.capacity()).build();
+        Attrs out = Attrs.builder().put(Attr.POLLED, Math.max(0, b.ret())).build();
+        return new Mapped(Verb.IBV_POLL_CQ, cqHandle, (int) b.ret(), b.errno(), b.durationNanos(), in, out);
+    }
+
+    private static Attrs badWr(int badIndex) {
+        return badIndex >= 0 ? Attrs.builder().put(Attr.BAD_WR_INDEX, badIndex).build() : Attrs.EMPTY;
+    }
+}

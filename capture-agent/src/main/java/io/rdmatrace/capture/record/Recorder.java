@@ -1,0 +1,250 @@
+package io.rdmatrace.capture.record;
+
+import io.rdmatrace.capture.oob.OobChannel;
+import io.rdmatrace.capture.oob.OobException;
+import io.rdmatrace.capture.oob.OobMessage;
+import io.rdmatrace.capture.oob.OobObserver;
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.CountersEvent;
+import io.rdmatrace.trace.MarkEvent;
+import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.SessionInfo;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.Wc;
+import io.rdmatrace.verbs.CompletionBatch;
+import io.rdmatrace.verbs.CompletionQueue;
+import io.rdmatrace.verbs.Context;
+import io.rdmatrace.verbs.QueuePair;
+import io.rdmatrace.verbs.RecvBatch;
+import io.rdmatrace.verbs.SendBatch;
+import io.rdmatrace.verbs.VerbCall;
+import io.rdmatrace.verbs.VerbsListener;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Turns everything a capture does into trace events: every verbs call (as the binding's listener),
+ * every work completion, async event, out-of-band message and scenario mark, and the counters.
+ *
+ * <p>It only observes: the verbs already ran when it hears of them, and a failure to write is kept
+ * ({@link #failure()}) instead of thrown into the caller, so recording never changes what the capture
+ * does. Calls made before the SESSION can be written (opening and querying the device, whose answers
+ * the SESSION carries) are buffered and written right after it.
+ *
+ * <p>Empty polls are not recorded one by one: consecutive empty ibv_poll_cq calls on a CQ become one
+ * IBV_POLL_CQ event (ret 0, POLLED 0, duration = their summed C time, DURATION = the wall span,
+ * MESSAGE = "N empty polls"), written before the next event.
+ */
+public final class Recorder implements VerbsListener, OobObserver, AutoCloseable {
+    private final List<Consumer<TraceWriter>> beforeSession = new ArrayList<>();
+    private final CallMapper calls = new CallMapper();
+    private TraceWriter writer;
+    private RuntimeException failure;
+    private boolean closed;
+
+    // the poll loop being summarised: CQ handle (0 = none), calls, C time, first/last wall time
+    private long emptyCq;
+    private int emptyCapacity;
+    private long emptyCount;
+    private long emptyNanos;
+    private long emptyFirstMono;
+    private long emptyLastMono;
+
+    /** Creates the trace (its SESSION) and writes the calls heard so far. */
+    public synchronized void start(Path outDir, SessionInfo session) throws TraceException {
+        if (writer != null) {
+            throw new IllegalStateException("recording already started");
+        }
+        writer = TraceWriter.create(outDir, session);
+        for (Consumer<TraceWriter> w : beforeSession) {
+            write(w);
+        }
+        beforeSession.clear();
+    }
+
+    /** True once the SESSION is written. */
+    public synchronized boolean started() {
+        return writer != null;
+    }
+
+    /** The host folder being written, or null before {@link #start}. */
+    public synchronized Path folder() {
+        return writer == null ? null : writer.folder();
+    }
+
+    /** Events written so far (SESSION included). */
+    public synchronized long eventsWritten() {
+        return writer == null ? 0 : writer.eventsWritten();
+    }
+
+    /** The first failure to write, or null: the trace is incomplete when this is set. */
+    public synchronized RuntimeException failure() {
+        return failure;
+    }
+
+    // ---- verbs ---------------------------------------------------------------------------
+
+    @Override
+    public synchronized void onCall(Context context, VerbCall call) {
+        if (call instanceof VerbCall.GetAsyncEvent g) {
+            if (g.event() != null) {
+                var e = g.event();
+                long element = e.elementHandle() != 0 ? e.elementHandle() : e.portNum();
+                emit(w -> w.async(e.eventType().value(), element, e.qpNum()));
+            }
+            return; // an empty wait is not an event
+        }
+        CallMapper.Mapped m = calls.map(call);
+        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+    }
+
+    @Override
+    public synchronized void onPostSend(QueuePair qp, SendBatch batch) {
+        CallMapper.Mapped m = calls.postSend(qp, batch);
+        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+    }
+
+    @Override
+    public synchronized void onPostRecv(QueuePair qp, RecvBatch batch) {
+        CallMapper.Mapped m = calls.postRecv(qp, batch);
+        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+    }
+
+    @Override
+    public synchronized void onPollCq(CompletionQueue cq, CompletionBatch batch) {
+        long handle = cq.handle();
+        long ret = batch.ret();
+        if (ret == 0 && batch.errno() == 0) {
+            if (emptyCq != handle) {
+                flushEmptyPolls();
+                emptyCq = handle;
+                emptyCapacity = batch.capacity();
+                emptyFirstMono = System.nanoTime();
+            }
+            emptyCount++;
+            emptyNanos += batch.durationNanos();
+            emptyLastMono = System.nanoTime();
+            return;
+        }
+        flushEmptyPolls();
+        CallMapper.Mapped m = calls.poll(handle, batch);
+        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+        int n = (int) Math.max(0, ret);
+        for (int i = 0; i < n && i < batch.count(); i++) {
+            Wc wc = new Wc(batch.wrId(i), batch.statusValue(i), batch.opcodeValue(i), Integer.toUnsignedLong(batch.vendorErr(i)),
+                    Integer.toUnsignedLong(batch.byteLen(i)), Integer.toUnsignedLong(batch.immData(i)), batch.qpNum(i),
+                    batch.srcQp(i), batch.wcFlags(i), batch.pkeyIndex(i), batch.slid(i), batch.sl(i), batch.dlidPathBits(i));
+            emit(w -> w.completion(handle, wc));
+        }
+    }
+
+    /** Writes the pending summary of empty polls (the scenario calls this when a poll loop ends). */
+    public synchronized void flushEmptyPolls() {
+        if (emptyCq != 0) {
+            flushEmptyPollsNow();
+        }
+    }
+
+    // ---- out of band -----------------------------------------------------------------------
+
+    @Override
+    public synchronized void sent(String remote, OobMessage message) {
+        oob(OobEvent.Direction.SENT, remote, message);
+    }
+
+    @Override
+    public synchronized void received(String remote, OobMessage message) {
+        oob(OobEvent.Direction.RECEIVED, remote, message);
+    }
+
+    @Override
+    public synchronized void rejected(String remote, OobException why) {
+        invalid(remote, why);
+    }
+
+    /** A message that could not be used (garbage, wrong version, bad MAC, timeout): an INVALID event. */
+    public synchronized void invalid(String remote, OobException why) {
+        Attrs a = Attrs.builder().put(Attr.MESSAGE, why.getMessage()).build();
+        emit(w -> w.oob(OobEvent.Direction.RECEIVED, remote, OobEvent.Kind.INVALID, a));
+    }
+
+    private void oob(OobEvent.Direction direction, String remote, OobMessage message) {
+        OobEvent.Kind kind = OobEventMapper.kind(message);
+        Attrs attrs = OobEventMapper.attrs(message, OobChannel.PROTOCOL_VERSION);
+        emit(w -> w.oob(direction, remote, kind, attrs));
+    }
+
+    // ---- scenario and device ---------------------------------------------------------------
+
+    public synchronized void mark(String step, MarkEvent.Verdict verdict, String text) {
+        emit(w -> w.mark(step, verdict, text));
+    }
+
+    public synchronized void counters(String device, CountersEvent.Phase phase, Map<String, Long> values) {
+        List<CountersEvent.Counter> list = new ArrayList<>(values.size());
+        values.forEach((k, v) -> list.add(new CountersEvent.Counter(k, v)));
+        emit(w -> w.counters(device, phase, list));
+    }
+
+    private void emit(Consumer<TraceWriter> event) {
+        if (closed) {
+            return;
+        }
+        if (emptyCq != 0) {
+            flushEmptyPollsNow(); // keep queue order = call order
+        }
+        if (writer == null) {
+            beforeSession.add(event);
+            return;
+        }
+        write(event);
+    }
+
+    private void flushEmptyPollsNow() {
+        long cq = emptyCq;
+        Attrs in = Attrs.builder().put(Attr.NUM_ENTRIES, emptyCapacity).build();
+        Attrs out = Attrs.builder().put(Attr.POLLED, 0).put(Attr.DURATION, emptyLastMono - emptyFirstMono)
+                .put(Attr.MESSAGE, emptyCount + " empty polls").build();
+        long nanos = emptyNanos;
+        emptyCq = 0; // before emitting: the summary must not flush itself again
+        emptyCount = 0;
+        emptyNanos = 0;
+        emit(w -> w.call(Verb.IBV_POLL_CQ, cq, 0, 0, nanos, in, out));
+    }
+
+    private void write(Consumer<TraceWriter> event) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            event.accept(writer);
+        } catch (RuntimeException e) {
+            failure = e; // keep the capture's behaviour; report the incomplete trace at the end
+        }
+    }
+
+    /** Writes the pending poll summary and the END event, and closes the queue. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        flushEmptyPolls();
+        closed = true;
+        if (writer != null) {
+            try {
+                writer.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+    }
+}

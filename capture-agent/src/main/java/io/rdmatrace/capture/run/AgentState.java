@@ -1,0 +1,62 @@
+package io.rdmatrace.capture.run;
+
+import io.rdmatrace.capture.config.CaptureConfig;
+import io.rdmatrace.capture.oob.OobChannel;
+import io.rdmatrace.capture.oob.OobRole;
+import io.rdmatrace.capture.oob.OobServer;
+import io.rdmatrace.capture.record.Recorder;
+import io.rdmatrace.verbs.CompletionBatch;
+import io.rdmatrace.verbs.Context;
+import io.rdmatrace.verbs.Gid;
+import io.rdmatrace.verbs.PortAttr;
+import io.rdmatrace.verbs.ProtectionDomain;
+import io.rdmatrace.verbs.RecvBatch;
+import io.rdmatrace.verbs.SendBatch;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Everything one agent's scenario works on: the device, its objects per QP, the peer link, the recorder. */
+final class AgentState implements AutoCloseable {
+    final CaptureConfig config;
+    final Context context;
+    final PortAttr port;
+    final int gidIndex;
+    final Gid localGid;
+    final Recorder recorder;
+    final List<QpSlot> slots = new ArrayList<>();
+    final SendBatch sendBatch = new SendBatch(1, 1);
+    final RecvBatch recvBatch = new RecvBatch(1, 1);
+    final CompletionBatch completions = new CompletionBatch(16);
+    /** Bound at start on the listening side, so the port is known (and busy ports fail) early. */
+    final OobServer server;
+    ProtectionDomain pd;
+    OobChannel channel;
+    /** True once an ERROR was sent to or received from the peer: no DONE exchange after that. */
+    boolean peerAborted;
+
+    AgentState(CaptureConfig config, Context context, PortAttr port, int gidIndex, Gid localGid, Recorder recorder,
+               OobServer server) {
+        this.config = config;
+        this.context = context;
+        this.port = port;
+        this.gidIndex = gidIndex;
+        this.localGid = localGid;
+        this.recorder = recorder;
+        this.server = server;
+        boolean ud = config.workload().qpType() == io.rdmatrace.capture.config.QpType.UD;
+        for (int i = 0; i < config.workload().qps(); i++) {
+            slots.add(new QpSlot(i, config.workload().size(), ud));
+        }
+    }
+
+    OobRole role() {
+        return config.link().role();
+    }
+
+    @Override
+    public void close() {
+        sendBatch.close();
+        recvBatch.close();
+        completions.close();
+    }
+}

@@ -1,0 +1,189 @@
+package io.rdmatrace.capture.run;
+
+import io.rdmatrace.capture.config.CaptureConfig;
+import io.rdmatrace.capture.oob.OobEndpoint;
+import io.rdmatrace.capture.oob.OobException;
+import io.rdmatrace.capture.oob.OobMessage;
+import io.rdmatrace.capture.oob.OobRole;
+import io.rdmatrace.capture.oob.OobServer;
+import io.rdmatrace.capture.record.Recorder;
+import io.rdmatrace.trace.CountersEvent;
+import io.rdmatrace.trace.SessionInfo;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.verbs.Context;
+import io.rdmatrace.verbs.Device;
+import io.rdmatrace.verbs.DeviceList;
+import io.rdmatrace.verbs.Outcome;
+import io.rdmatrace.verbs.Verbs;
+import io.rdmatrace.verbs.VerbsException;
+import io.rdmatrace.verbs.VerbsLibrary;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One `rdmatrace capture` run: load libibverbs, open the device with the recorder listening, write the
+ * SESSION, snapshot the counters, run the scenario, exchange verdicts with the peer, tear down, snapshot
+ * the counters again and close the trace. Every wait inside is bounded by the config's timeouts.
+ */
+public final class CaptureAgent {
+    private final CaptureConfig config;
+    private final VerbsLibrary library;
+    private final String toolVersion;
+    private final Consumer<String> progress;
+
+    /**
+     * @param progress receives one-line progress messages ("listening on 127.0.0.1:7471"); tests read
+     *                 the port from it
+     */
+    public CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress) {
+        this.config = config;
+        this.library = library;
+        this.toolVersion = toolVersion;
+        this.progress = progress;
+    }
+
+    /** The scenario this config runs, as data (for --print-scenario). */
+    public static io.rdmatrace.capture.scenario.ScenarioSpec scenarioOf(CaptureConfig config) throws IOException {
+        return Scenarios.of(config).spec(config);
+    }
+
+    public CaptureReport run() throws CaptureException {
+        Scenario scenario;
+        try {
+            scenario = Scenarios.of(config).create(config);
+        } catch (IOException | RuntimeException e) {
+            throw new CaptureException(false, "cannot read scenario " + config.scenarioFile() + ": " + e.getMessage(), e);
+        }
+        Recorder recorder = new Recorder();
+        try (Verbs verbs = open(library)) {
+            Context ctx = openDevice(verbs, recorder);
+            try {
+                return capture(ctx, verbs, recorder, scenario);
+            } finally {
+                if (ctx.handle() != 0) {
+                    ctx.tryClose(); // on an early failure; recorded if the trace is still open
+                }
+                recorder.close();
+            }
+        }
+    }
+
+    private CaptureReport capture(Context ctx, Verbs verbs, Recorder recorder, Scenario scenario) throws CaptureException {
+        DeviceSnapshot snap;
+        try {
+            snap = new DeviceSnapshot(ctx, config.ibPort());
+        } catch (VerbsException e) {
+            throw new CaptureException(true, "cannot query device " + ctx.device().name() + " port " + config.ibPort()
+                    + ": " + e.getMessage(), e);
+        }
+        int gidIndex = config.knobs().gidIndex() != null ? config.knobs().gidIndex() : snap.defaultGidIndex();
+        OobServer server = null;
+        if (config.link().role() == OobRole.LISTEN) {
+            try {
+                server = OobServer.bind(OobEndpoint.parseListen(config.link().endpoint()));
+            } catch (OobException | IllegalArgumentException e) {
+                throw new CaptureException(true, e.getMessage(), e);
+            }
+            progress.accept("listening on " + server.address());
+        }
+        try (OobServer bound = server) {
+            SessionInfo session = new SessionInfo(toolVersion, config.hostId(), config.commandLine(), verbs.loadedPath(),
+                    Scenarios.of(config) == Scenarios.FILE ? String.valueOf(config.scenarioFile()) : scenario.name(),
+                    sessionOverrides(gidIndex), snap.device, List.of(snap.portAttrs), snap.gids);
+            try {
+                recorder.start(config.outDir(), session);
+            } catch (TraceException e) {
+                throw new CaptureException(true, e.getMessage(), e);
+            }
+            progress.accept("recording to " + recorder.folder());
+            String devName = ctx.device().name();
+            recorder.counters(devName, CountersEvent.Phase.START, ctx.queryCounters(config.ibPort()));
+            AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
+            try (AsyncEventPump pump = new AsyncEventPump(ctx); state) {
+                pump.start();
+                ScenarioError error = scenario.start(state);
+                List<TestCaseResult> results = scenario.results();
+                OobMessage.Done peer = new PeerExchange(state).finish(error.isOk(), summary(results));
+                scenario.stop();
+                String peerHost = state.channel != null ? state.channel.peerHello().hostId() : null;
+                if (state.channel != null) {
+                    state.channel.close();
+                }
+                pump.close();
+                recorder.counters(devName, CountersEvent.Phase.END, ctx.queryCounters(config.ibPort()));
+                ctx.tryClose();
+                long events = recorder.eventsWritten() + 1; // + the END written by close
+                recorder.close();
+                RuntimeException problem = recorder.failure() != null ? recorder.failure() : pump.failure();
+                return new CaptureReport(results, peerHost, peer == null ? null : peer.passed(),
+                        peer == null ? peerMissing(state) : peer.text(), recorder.folder(), events,
+                        problem == null ? null : problem.toString());
+            }
+        }
+    }
+
+    private static String peerMissing(AgentState state) {
+        if (state.channel == null) {
+            return "never connected";
+        }
+        return state.peerAborted ? "gave up (see the failed step)" : "did not report";
+    }
+
+    /** The SESSION's overrides: the role first, then every option given explicitly, then derived choices. */
+    private Map<String, String> sessionOverrides(int gidIndex) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("role", config.link().role().label());
+        m.put(config.link().role() == OobRole.LISTEN ? "--listen" : "--connect", config.link().endpoint());
+        m.putAll(config.overrides());
+        m.putIfAbsent("gid_index(auto)", Integer.toString(gidIndex));
+        return m;
+    }
+
+    private static String summary(List<TestCaseResult> results) {
+        StringBuilder sb = new StringBuilder();
+        for (TestCaseResult r : results) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(r.id()).append(' ').append(r.verdict());
+        }
+        return sb.toString();
+    }
+
+    private static Verbs open(VerbsLibrary library) throws CaptureException {
+        try {
+            return Verbs.open(library);
+        } catch (VerbsException e) {
+            throw new CaptureException(true, e.getMessage(), e);
+        }
+    }
+
+    private Context openDevice(Verbs verbs, Recorder recorder) throws CaptureException {
+        Outcome<DeviceList> listed = verbs.tryGetDeviceList(recorder);
+        if (!(listed instanceof Outcome.Ok<DeviceList> ok) || ok.value().devices().isEmpty()) {
+            if (listed instanceof Outcome.Ok<DeviceList> empty) {
+                empty.value().close();
+            }
+            throw new CaptureException(true, "no RDMA device via " + library.describe()
+                    + (listed.ok() ? "" : " (ibv_get_device_list: " + listed.status().describe() + ")")
+                    + "; use --soft for the bundled software device", null);
+        }
+        try (DeviceList list = ok.value()) {
+            Device device;
+            try {
+                device = config.device() != null ? list.byName(config.device()) : list.devices().get(0);
+            } catch (IllegalArgumentException e) {
+                throw new CaptureException(true, e.getMessage(), e);
+            }
+            Outcome<Context> opened = device.tryOpen(recorder);
+            if (!(opened instanceof Outcome.Ok<Context> ctx)) {
+                throw new CaptureException(true, "ibv_open_device(" + device.name() + ") failed: " + opened.status().describe(), null);
+            }
+            return ctx.value();
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.rdmatrace.capture.run;
+
+import io.rdmatrace.capture.record.GidText;
+import io.rdmatrace.capture.record.VerbAttrs;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.verbs.Context;
+import io.rdmatrace.verbs.DeviceAttr;
+import io.rdmatrace.verbs.Gid;
+import io.rdmatrace.verbs.GidType;
+import io.rdmatrace.verbs.Outcome;
+import io.rdmatrace.verbs.PortAttr;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the SESSION says about the device: identity and limits, the port, and the populated part of
+ * the GID table (queried with the recorder listening, so those calls are in the trace too). Also picks
+ * the default GID index: the RoCE v2 IPv4-mapped GID (index 3 on softverbs).
+ */
+final class DeviceSnapshot {
+    /** GID indices queried at most, and how many empty ones in a row end the scan. */
+    private static final int MAX_GIDS = 64;
+    private static final int EMPTY_RUN = 4;
+
+    final Attrs device;
+    final PortAttr port;
+    final Attrs portAttrs;
+    final List<GidEntry> gids = new ArrayList<>();
+    private final List<io.rdmatrace.verbs.GidEntry> entries = new ArrayList<>();
+
+    DeviceSnapshot(Context ctx, int portNum) {
+        DeviceAttr d = ctx.queryDevice();
+        this.device = VerbAttrs.device(ctx.device().name(), d);
+        this.port = ctx.queryPort(portNum);
+        Attrs.Builder p = Attrs.builder();
+        VerbAttrs.port(p, portNum, port);
+        this.portAttrs = p.build();
+        int limit = Math.min(Math.max(port.gidTblLen(), 0), MAX_GIDS);
+        int emptyRun = 0;
+        for (int i = 0; i < limit && emptyRun < EMPTY_RUN; i++) {
+            Outcome<io.rdmatrace.verbs.GidEntry> o = ctx.tryQueryGidEntry(portNum, i);
+            if (o instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> ok && !ok.value().gid().isZero()) {
+                io.rdmatrace.verbs.GidEntry e = ok.value();
+                entries.add(e);
+                gids.add(new GidEntry(portNum, i, GidText.of(e.gid().raw()), Math.max(0, e.gidType().value())));
+                emptyRun = 0;
+            } else {
+                emptyRun++;
+            }
+        }
+    }
+
+    /** The RoCE v2 IPv4-mapped GID if there is one, else the first RoCE v2, else the first GID, else 0. */
+    int defaultGidIndex() {
+        for (var e : entries) {
+            if (e.gidType() == GidType.ROCE_V2 && e.gid().ipv4().isPresent()) {
+                return e.gidIndex();
+            }
+        }
+        for (var e : entries) {
+            if (e.gidType() == GidType.ROCE_V2) {
+                return e.gidIndex();
+            }
+        }
+        return entries.isEmpty() ? 0 : entries.get(0).gidIndex();
+    }
+
+    /** The GID at {@code index} as the table says, or zero when it is not populated (a fault in itself). */
+    Gid gid(int index) {
+        for (var e : entries) {
+            if (e.gidIndex() == index) {
+                return e.gid();
+            }
+        }
+        return Gid.ZERO;
+    }
+}

@@ -1,0 +1,105 @@
+package io.rdmatrace.capture.run;
+
+import io.rdmatrace.capture.config.Mtu;
+import io.rdmatrace.capture.config.PeerLink;
+import io.rdmatrace.capture.oob.OobChannel;
+import io.rdmatrace.capture.oob.OobEndpoint;
+import io.rdmatrace.capture.oob.OobException;
+import io.rdmatrace.capture.oob.OobMessage;
+import io.rdmatrace.capture.oob.OobRole;
+import io.rdmatrace.capture.oob.OobSettings;
+import io.rdmatrace.capture.oob.QpParams;
+import java.util.List;
+
+/** The scenario's side of the out-of-band link: open it on first use, exchange, barriers, and the end. */
+final class PeerExchange {
+    private final AgentState s;
+
+    PeerExchange(AgentState s) {
+        this.s = s;
+    }
+
+    private OobSettings settings() {
+        PeerLink l = s.config.link();
+        return new OobSettings(s.config.hostId(), s.config.workload().qps(), l.token(), l.peerWait(), l.messageWait());
+    }
+
+    /** The channel, connecting or accepting first if needed. */
+    OobChannel channel() throws OobException {
+        if (s.channel == null) {
+            if (s.role() == OobRole.LISTEN) {
+                s.channel = s.server.accept(settings(), s.recorder);
+            } else {
+                s.channel = OobChannel.connect(OobEndpoint.parseConnect(s.config.link().endpoint()), settings(), s.recorder);
+            }
+        }
+        return s.channel;
+    }
+
+    StepOutcome exchange(List<QpParams> local) {
+        try {
+            List<QpParams> remote = channel().exchangeParams(local);
+            Integer override = s.config.knobs().pathMtu();
+            int activeMtu = Math.max(Mtu.MIN, s.port.activeMtu().value());
+            for (QpSlot slot : s.slots) {
+                slot.peer = remote.get(slot.index);
+                slot.pathMtu = Mtu.negotiate(activeMtu, slot.peer.pathMtu(), override);
+            }
+            QpParams first = remote.get(0);
+            return StepOutcome.ok(String.format("peer %s QPN 0x%06x", s.channel.peerHello().hostId(), first.qpNum()));
+        } catch (OobException e) {
+            return failed(e);
+        }
+    }
+
+    StepOutcome barrier(String phase) {
+        if (s.channel == null) {
+            return StepOutcome.fail("barrier '" + phase + "' before the exchange: the peer is not connected yet");
+        }
+        try {
+            s.channel.barrier(phase);
+            return StepOutcome.OK;
+        } catch (OobException e) {
+            return failed(e);
+        }
+    }
+
+    private StepOutcome failed(OobException e) {
+        switch (e.kind()) {
+            case PEER_ERROR -> s.peerAborted = true;
+            case BAD_MAGIC, BAD_VERSION, OVERSIZED, MALFORMED, AUTH_REQUIRED, AUTH_FAILED, TRUNCATED, UNEXPECTED, MISMATCH -> {
+                s.recorder.invalid(s.channel != null ? s.channel.remote() : s.config.link().endpoint(), e);
+                s.peerAborted = true; // the link is unusable: do not wait for a DONE on it
+            }
+            default -> {
+                // timeouts and closed connections: the peer may still read an ERROR from us
+            }
+        }
+        return StepOutcome.fail(e.getMessage());
+    }
+
+    /** Tells the peer we stop (so its waits end now, not at their timeout); opens the link if needed. */
+    void abort(String why) {
+        if (s.peerAborted) {
+            return;
+        }
+        try {
+            channel().sendError(s.config.hostId() + " gave up: " + why);
+        } catch (OobException e) {
+            // no peer to tell: it will time out on its own
+        }
+        s.peerAborted = true;
+    }
+
+    /** Exchanges the final verdicts; returns the peer's, or null when there is no usable link. */
+    OobMessage.Done finish(boolean passed, String text) {
+        if (s.channel == null || s.peerAborted) {
+            return null;
+        }
+        try {
+            return s.channel.exchangeDone(passed, text);
+        } catch (OobException e) {
+            return new OobMessage.Done(false, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.rdmatrace.capture.run;
+
+import io.rdmatrace.capture.scenario.ScenarioSpec;
+import io.rdmatrace.capture.scenario.Step;
+import io.rdmatrace.capture.scenario.TestCase;
+import io.rdmatrace.trace.MarkEvent.Verdict;
+import io.rdmatrace.verbs.VerbsResource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Runs a {@link ScenarioSpec}: each test case is marked INFO when it starts and PASS/FAIL when it ends;
+ * its steps run in order, per-QP steps across its QPs, {@code repeat} times. The first step that misses
+ * its expectation fails the test case; a failed stopOnFail test case skips the rest and tells the peer.
+ */
+final class StepScenario implements Scenario {
+    private static final int MAX_NOTES = 3;
+
+    private final ScenarioSpec spec;
+    private final List<TestCaseResult> results = new ArrayList<>();
+    private AgentState state;
+
+    StepScenario(ScenarioSpec spec) {
+        this.spec = spec;
+    }
+
+    @Override
+    public String name() {
+        return spec.name();
+    }
+
+    @Override
+    public ScenarioError start(AgentState st) {
+        this.state = st;
+        StepExecutor executor = new StepExecutor(st);
+        ScenarioError first = ScenarioError.OK;
+        String skipBecause = null;
+        for (TestCase tc : spec.testCases()) {
+            if (skipBecause != null) {
+                record(tc, Verdict.SKIP, "skipped: " + skipBecause);
+                continue;
+            }
+            st.recorder.mark(tc.id(), Verdict.INFO, tc.title());
+            StepOutcome failed = null;
+            List<String> notes = new ArrayList<>();
+            int repeat = Values.intValue(executor.bindings().resolve(tc.repeat(), null, 0), tc.id() + " repeat");
+            List<QpSlot> targets = tc.firstQpOnly() ? st.slots.subList(0, 1) : st.slots;
+            run:
+            for (int iter = 0; iter < repeat; iter++) {
+                for (Step step : tc.steps()) {
+                    for (QpSlot slot : step.action().perQp() ? targets : Collections.<QpSlot>singletonList(null)) {
+                        StepOutcome o = executor.run(step, slot, iter);
+                        if (!o.ok()) {
+                            failed = o;
+                            break run;
+                        }
+                        if (!o.text().isEmpty() && notes.size() < MAX_NOTES) {
+                            notes.add(o.text());
+                        }
+                    }
+                }
+            }
+            if (failed == null) {
+                record(tc, Verdict.PASS, notes.isEmpty() ? "ok" : String.join("; ", notes));
+                continue;
+            }
+            record(tc, Verdict.FAIL, failed.text());
+            if (first.isOk()) {
+                first = new ScenarioError(tc.id() + " " + tc.title() + ": " + failed.text());
+            }
+            if (tc.stopOnFail()) {
+                skipBecause = tc.id() + " failed";
+                executor.peer().abort(tc.id() + " " + tc.title() + " failed: " + failed.text());
+            }
+        }
+        return first;
+    }
+
+    private void record(TestCase tc, Verdict verdict, String text) {
+        state.recorder.mark(tc.id(), verdict, text);
+        results.add(new TestCaseResult(tc.id(), tc.title(), verdict, text));
+    }
+
+    /** Destroys everything the steps created, newest first; each destroy is recorded like any call. */
+    @Override
+    public void stop() {
+        if (state == null) {
+            return;
+        }
+        for (QpSlot slot : state.slots) {
+            destroy(slot.ah);
+            destroy(slot.qp);
+        }
+        for (QpSlot slot : state.slots) {
+            destroy(slot.cq);
+            destroy(slot.mr);
+            if (slot.memory != null && (slot.mr == null || slot.mr.isDestroyed())) {
+                slot.memory.close();
+            }
+        }
+        destroy(state.pd);
+    }
+
+    private static void destroy(VerbsResource r) {
+        if (r != null && !r.isDestroyed()) {
+            r.tryDestroy(); // a refusal (EBUSY) is recorded; nothing more to do about it here
+        }
+    }
+
+    @Override
+    public List<TestCaseResult> results() {
+        return Collections.unmodifiableList(results);
+    }
+}
