@@ -11,6 +11,8 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.core.io.ClosedIllegalStateException;
+import net.openhft.chronicle.core.io.ThreadingIllegalStateException;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -139,6 +141,12 @@ public final class TraceReader implements AutoCloseable {
             return e;
         } catch (CorruptDocumentException e) {
             return corrupt(index, e.getMessage());
+        } catch (ThreadingIllegalStateException e) {
+            // a usage error, not bad data: say how to fix it instead of calling the trace corrupt
+            throw new IllegalStateException("trace reader for " + folder + " used from thread "
+                    + Thread.currentThread().getName() + " without singleThreadedCheckReset() on that thread", e);
+        } catch (ClosedIllegalStateException e) {
+            throw new IllegalStateException("trace reader for " + folder + " is closed", e);
         } catch (RuntimeException e) {
             // Chronicle could not frame a document (damaged length word, damaged file)
             return corrupt(index, "Chronicle could not read the document: " + e);
