@@ -101,6 +101,23 @@ static inline void sv_test_gid(union ibv_gid *gid, const char *ip)
     gid->raw[15] = (uint8_t)d;
 }
 
+static inline struct ibv_qp *sv_test_make_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
+                                             uint32_t rwr)
+{
+    struct ibv_qp_init_attr init = {.send_cq = cq, .recv_cq = cq, .qp_type = type,
+                                    .cap = {.max_send_wr = 4, .max_recv_wr = rwr, .max_send_sge = 1, .max_recv_sge = 1}};
+    return ibv_create_qp(pd, &init);
+}
+
+static inline enum ibv_qp_state sv_test_qp_state(struct ibv_qp *qp)
+{
+    struct ibv_qp_attr a;
+    struct ibv_qp_init_attr i;
+    if (ibv_query_qp(qp, &a, IBV_QP_STATE, &i))
+        return IBV_QPS_UNKNOWN;
+    return a.qp_state;
+}
+
 /* Connection parameters for one side's RTR/RTS. */
 struct sv_test_conn {
     uint32_t remote_qpn, remote_psn, local_psn;

@@ -1,6 +1,6 @@
-/* The completer: turns ACKs, NAKs and READ/atomic responses into send completions, runs the
- * retransmit and RNR timers (rdma-facts §3.4, §3.7), and moves a QP to ERR with its queues
- * flushed. Everything here runs with qp->lock held. */
+/* The completer: turns ACKs, NAKs and READ/atomic responses into send completions and runs the
+ * retransmit and RNR timers (rdma-facts §3.4, §3.7). Completion building and the flush on
+ * error are in sv_complete.c. Everything here runs with qp->lock held. */
 #include <string.h>
 
 #include "sv_hdr.h"
@@ -12,144 +12,6 @@ static const uint32_t rnr_timer_10us[32] = {
     65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
     256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
 };
-
-static struct sv_send_wqe *sq_at(struct sv_qp *qp, uint32_t idx)
-{
-    return &qp->sq.wqe[idx % qp->sq.slots];
-}
-
-static bool is_rd_atomic(const struct sv_send_wqe *w)
-{
-    return w->opcode == IBV_WR_RDMA_READ || w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-           w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
-
-/* ---- completions ---- */
-
-static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
-{
-    switch (op) {
-    case IBV_WR_RDMA_WRITE:
-    case IBV_WR_RDMA_WRITE_WITH_IMM: return IBV_WC_RDMA_WRITE;
-    case IBV_WR_RDMA_READ: return IBV_WC_RDMA_READ;
-    case IBV_WR_ATOMIC_CMP_AND_SWP: return IBV_WC_COMP_SWAP;
-    case IBV_WR_ATOMIC_FETCH_AND_ADD: return IBV_WC_FETCH_ADD;
-    default: return IBV_WC_SEND;
-    }
-}
-
-static uint32_t vendor_err(const struct sv_qp *qp, enum ibv_wc_status st)
-{
-    const struct sv_devcfg *cfg = &qp->ctx->dev->cfg;
-    return (st != IBV_WC_SUCCESS && (cfg->quirks & SV_QUIRK_VENDOR_ERR)) ? cfg->vendor_err : 0;
-}
-
-void sv_qp_complete_send(struct sv_qp *qp, const struct sv_send_wqe *wqe, enum ibv_wc_status st)
-{
-    /* IBA 10.7.3.1: unsignaled WRs complete silently, errors are always reported */
-    if (st == IBV_WC_SUCCESS && !qp->sq_sig_all && !(wqe->send_flags & IBV_SEND_SIGNALED))
-        return;
-    struct ibv_wc wc = {
-        .wr_id = wqe->wr_id, .status = st, .opcode = wc_opcode(wqe->opcode),
-        .vendor_err = vendor_err(qp, st), .byte_len = st == IBV_WC_SUCCESS ? wqe->length : 0,
-        .qp_num = qp->ibqp.qp_num,
-    };
-    /* a send-CQ overrun raises CQ_ERR but leaves the QP alone (rxe) */
-    sv_cq_push(qp->scq, &wc, false);
-}
-
-bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st, enum ibv_wc_opcode op,
-                         uint32_t byte_len, uint32_t imm_be, unsigned int wc_flags, uint32_t src_qp,
-                         bool solicited)
-{
-    struct ibv_wc wc = {
-        .wr_id = wr_id, .status = st, .opcode = op, .vendor_err = vendor_err(qp, st),
-        .byte_len = byte_len, .imm_data = imm_be, .qp_num = qp->ibqp.qp_num, .src_qp = src_qp,
-        .wc_flags = wc_flags,
-    };
-    return sv_cq_push(qp->rcq, &wc, solicited);
-}
-
-/* Completes the head send WQE in order and drops it from the SQ. */
-static void complete_head(struct sv_qp *qp, enum ibv_wc_status st)
-{
-    struct sv_send_wqe *w = sq_at(qp, qp->sq.head);
-    if (w->started && is_rd_atomic(w) && qp->req.reads_outstanding)
-        qp->req.reads_outstanding--;
-    sv_qp_complete_send(qp, w, st);
-    qp->sq.head++;
-    qp->comp.read_rcvd = 0;
-    if (qp->req.idx - qp->sq.head > qp->sq.tail - qp->sq.head) {   /* req.idx fell behind head */
-        qp->req.idx = qp->sq.head;
-        qp->req.offset = 0;
-    }
-}
-
-void sv_qp_flush(struct sv_qp *qp)
-{
-    /* IBA 10.3.1: in ERR every outstanding and newly posted WR completes with WR_FLUSH_ERR */
-    while (qp->sq.head != qp->sq.tail)
-        complete_head(qp, IBV_WC_WR_FLUSH_ERR);
-    qp->req.idx = qp->sq.head;
-    qp->req.offset = 0;
-    qp->req.reads_outstanding = 0;
-    qp->comp.retrans_at = 0;
-    qp->comp.rnr_at = 0;
-    if (qp->resp.have_wqe) {
-        qp->resp.have_wqe = false;
-        sv_qp_complete_recv(qp, qp->resp.wqe_id, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, false);
-    }
-    if (!qp->srq) {
-        uint64_t wr_id;
-        uint32_t nsge;
-        for (uint32_t n = sv_rq_count(&qp->rq); n > 0 && sv_rq_pop(&qp->rq, &wr_id, NULL, &nsge); n--)
-            sv_qp_complete_recv(qp, wr_id, IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0, 0, 0, 0, false);
-    }
-    qp->sq_draining = false;
-}
-
-void sv_qp_error(struct sv_qp *qp, int event)
-{
-    if (qp->state == IBV_QPS_ERR)
-        return;
-    qp->state = IBV_QPS_ERR;
-    qp->attr.qp_state = IBV_QPS_ERR;
-    if (event >= 0)
-        sv_ctx_async_event(qp->ctx, (enum ibv_event_type)event, SV_EVOBJ_QP, qp->uid);
-    sv_qp_flush(qp);
-    if (qp->srq)
-        sv_ctx_async_event(qp->ctx, IBV_EVENT_QP_LAST_WQE_REACHED, SV_EVOBJ_QP, qp->uid);
-}
-
-/* The WQE at idx failed with st: earlier ones are flushed, it reports st, the QP goes to ERR. */
-void sv_qp_fail_at(struct sv_qp *qp, uint32_t idx, enum ibv_wc_status st)
-{
-    while (qp->sq.head != idx && qp->sq.head != qp->sq.tail)
-        complete_head(qp, IBV_WC_WR_FLUSH_ERR);
-    if (qp->sq.head != qp->sq.tail)
-        complete_head(qp, st);
-    sv_qp_error(qp, -1);   /* reported through the completion, no async event (IBA 10.8.3) */
-}
-
-void sv_comp_check_drained(struct sv_qp *qp)
-{
-    if (!qp->sq_draining)
-        return;
-    bool head_started = qp->sq.head != qp->sq.tail && sq_at(qp, qp->sq.head)->started;
-    if (head_started)
-        return;
-    qp->sq_draining = false;
-    if (qp->attr.en_sqd_async_notify)
-        sv_ctx_async_event(qp->ctx, IBV_EVENT_SQ_DRAINED, SV_EVOBJ_QP, qp->uid);
-}
-
-void sv_comp_unreliable(struct sv_qp *qp)
-{
-    /* UC/UD: a message is done once its last packet is on the wire */
-    while (qp->sq.head != qp->req.idx)
-        complete_head(qp, IBV_WC_SUCCESS);
-    sv_comp_check_drained(qp);
-}
 
 /* ---- timers ---- */
 
@@ -234,15 +96,15 @@ uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now)
 static bool ack_through(struct sv_qp *qp, uint32_t psn, bool inclusive)
 {
     while (qp->sq.head != qp->sq.tail) {
-        struct sv_send_wqe *w = sq_at(qp, qp->sq.head);
+        struct sv_send_wqe *w = sv_sq_at(qp, qp->sq.head);
         if (!w->started)
             break;
         int cmp = sv_psn_compare(w->last_psn, psn);
         if (inclusive ? cmp > 0 : cmp >= 0)
             break;
-        if (is_rd_atomic(w))
+        if (sv_wqe_is_rd_atomic(w))
             return true;
-        complete_head(qp, IBV_WC_SUCCESS);
+        sv_qp_complete_head(qp, IBV_WC_SUCCESS);
     }
     return false;
 }
@@ -256,7 +118,7 @@ static void advance_psn(struct sv_qp *qp, uint32_t psn)
 /* The head READ/atomic lost its response: the retry resumes at its first missing PSN. */
 static void resume_at_head(struct sv_qp *qp)
 {
-    struct sv_send_wqe *w = sq_at(qp, qp->sq.head);
+    struct sv_send_wqe *w = sv_sq_at(qp, qp->sq.head);
     uint32_t got = w->opcode == IBV_WR_RDMA_READ ? qp->comp.read_rcvd / qp->mtu : 0;
     qp->comp.psn = sv_psn_add(w->first_psn, got);
 }
@@ -289,7 +151,7 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
             return;   /* a re-ACK of something already complete */
         bool lost_response = ack_through(qp, psn, pkt->opcode != SV_OP_RC_ATOMIC_ACKNOWLEDGE);
         if (pkt->opcode == SV_OP_RC_ATOMIC_ACKNOWLEDGE && qp->sq.head != qp->sq.tail) {
-            struct sv_send_wqe *w = sq_at(qp, qp->sq.head);
+            struct sv_send_wqe *w = sv_sq_at(qp, qp->sq.head);
             if (w->started && w->first_psn == psn &&
                 (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP || w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)) {
                 uint64_t orig = pkt->atmack_orig;
@@ -297,7 +159,7 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
                     sv_qp_fail_at(qp, qp->sq.head, IBV_WC_LOC_PROT_ERR);
                     return;
                 }
-                complete_head(qp, IBV_WC_SUCCESS);
+                sv_qp_complete_head(qp, IBV_WC_SUCCESS);
             }
         }
         if (lost_response) {
@@ -355,7 +217,7 @@ static void handle_read_response(struct sv_qp *qp, const struct sv_pkt *pkt, sv_
     ack_through(qp, psn, false);   /* a response implies every earlier request arrived */
     if (qp->sq.head == qp->sq.tail)
         return;
-    struct sv_send_wqe *w = sq_at(qp, qp->sq.head);
+    struct sv_send_wqe *w = sv_sq_at(qp, qp->sq.head);
     if (!w->started || w->opcode != IBV_WR_RDMA_READ || sv_psn_compare(psn, w->first_psn) < 0 ||
         sv_psn_compare(psn, w->last_psn) > 0)
         return;
@@ -376,7 +238,7 @@ static void handle_read_response(struct sv_qp *qp, const struct sv_pkt *pkt, sv_
     qp->comp.read_rcvd += pkt->payload_len;
     qp->comp.psn = sv_psn_add(psn, 1);
     if (last)
-        complete_head(qp, IBV_WC_SUCCESS);
+        sv_qp_complete_head(qp, IBV_WC_SUCCESS);
     progress(qp);
 }
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "sv_counters.h"
+#include "sv_opcode.h"
 
 #define SV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define sv_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
@@ -200,6 +201,7 @@ struct sv_context *sv_ctx_checked(struct ibv_context *ibctx);
 uint64_t sv_ctx_new_uid(struct sv_context *ctx);   /* obj_lock held */
 uint32_t sv_ctx_new_handle(struct sv_context *ctx); /* obj_lock held */
 
+/* sv_async.c */
 enum sv_event_obj { SV_EVOBJ_NONE, SV_EVOBJ_QP, SV_EVOBJ_CQ, SV_EVOBJ_SRQ, SV_EVOBJ_PORT };
 /* Queues an async event for ibv_get_async_event (safe from any thread, never blocks). */
 void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type,
@@ -363,7 +365,8 @@ int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ib
                            uint32_t mask, uint32_t quirks);
 
 /* ======================================================================================
- * sv_qp.c: QP objects; create/destroy/query/modify (check, then apply)
+ * sv_qp.c: QP objects, create/destroy/query; sv_qp_modify.c: modify (check, then apply);
+ * sv_post.c: ibv_post_send/ibv_post_recv
  * ====================================================================================== */
 struct sv_send_wqe {
     uint64_t wr_id;
@@ -463,6 +466,18 @@ struct sv_qp {
     uint32_t events_reported;        /* async events handed out (ibqp.mutex) */
 };
 static inline struct sv_qp *sv_qp(struct ibv_qp *q) { return sv_container_of(q, struct sv_qp, ibqp); }
+static inline struct sv_send_wqe *sv_sq_at(struct sv_qp *qp, uint32_t idx)
+{
+    return &qp->sq.wqe[idx % qp->sq.slots];
+}
+/* READs and atomics need responder resources and complete through their responses. */
+static inline bool sv_wqe_is_rd_atomic(const struct sv_send_wqe *w)
+{
+    return w->opcode == IBV_WR_RDMA_READ || w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+           w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
+/* NULL unless ibqp is a live softverbs QP (argument checking for the entry points). */
+struct sv_qp *sv_qp_checked(struct ibv_qp *ibqp);
 
 /* Moves the QP to ERR because of a transport error, flushing both queues; raises the
  * affiliated async event (IBV_EVENT_QP_FATAL etc.) when event >= 0. qp->lock held. */
@@ -474,7 +489,9 @@ void sv_qp_fail_at(struct sv_qp *qp, uint32_t idx, enum ibv_wc_status st);
 void sv_qp_flush(struct sv_qp *qp);
 /* Raises IBV_EVENT_SQ_DRAINED once an SQD QP has nothing in flight. */
 void sv_comp_check_drained(struct sv_qp *qp);
-/* Completion helpers (qp->lock held). vendor_err comes from the device's personality. */
+/* sv_complete.c - completion helpers (qp->lock held); vendor_err comes from the personality.
+ * complete_head completes the oldest send WQE in order and drops it from the SQ. */
+void sv_qp_complete_head(struct sv_qp *qp, enum ibv_wc_status st);
 void sv_qp_complete_send(struct sv_qp *qp, const struct sv_send_wqe *wqe, enum ibv_wc_status st);
 bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st,
                          enum ibv_wc_opcode op, uint32_t byte_len, uint32_t imm_be,
@@ -511,6 +528,17 @@ void sv_comp_rnr_expired(struct sv_qp *qp);
 void sv_comp_unreliable(struct sv_qp *qp);
 
 void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_be);
+/* sv_resp_uc_ud.c, and the receive-WQE helpers of sv_resp.c they share */
+void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m);
+void sv_resp_ud(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m, uint32_t src_ip_be);
+struct sv_pd *sv_resp_recv_pd(struct sv_qp *qp);
+bool sv_resp_take_wqe(struct sv_qp *qp);        /* false: no receive WQE posted */
+/* Completes the receive WQE in progress; false if the CQ overflowed (QP then in ERR). */
+bool sv_resp_finish_wqe(struct sv_qp *qp, enum ibv_wc_status st, enum ibv_wc_opcode op, uint32_t byte_len,
+                        uint32_t imm_be, unsigned int flags, uint32_t src_qp, bool solicited);
+uint32_t sv_resp_wqe_len(struct sv_qp *qp);
+bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m);
+bool sv_resp_qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m);
 
 /* Receives and dispatches up to `budget` datagrams; returns how many were read. */
 int sv_recv_drain(struct sv_endpoint *ep, int budget);

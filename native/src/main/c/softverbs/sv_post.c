@@ -103,10 +103,8 @@ int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr
 {
     if (bad_wr)
         *bad_wr = NULL;
-    if (!ibqp)
-        return EINVAL;
-    struct sv_qp *qp = sv_qp(ibqp);
-    if (qp->magic != SV_QP_MAGIC)
+    struct sv_qp *qp = sv_qp_checked(ibqp);
+    if (!qp)
         return EINVAL;
     int rc = 0;
     pthread_mutex_lock(&qp->lock);
@@ -138,10 +136,8 @@ int sv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr
 {
     if (bad_wr)
         *bad_wr = NULL;
-    if (!ibqp)
-        return EINVAL;
-    struct sv_qp *qp = sv_qp(ibqp);
-    if (qp->magic != SV_QP_MAGIC)
+    struct sv_qp *qp = sv_qp_checked(ibqp);
+    if (!qp)
         return EINVAL;
     int rc = 0;
     pthread_mutex_lock(&qp->lock);

@@ -11,17 +11,6 @@
 #define SV_ACKREQ_EVERY    32    /* ask for an ACK within long messages (rxe does past 128) */
 #define SV_WIRE_MAX        (4096 + 128)
 
-static struct sv_send_wqe *sq_at(struct sv_qp *qp, uint32_t idx)
-{
-    return &qp->sq.wqe[idx % qp->sq.slots];
-}
-
-static bool is_rd_atomic(const struct sv_send_wqe *w)
-{
-    return w->opcode == IBV_WR_RDMA_READ || w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-           w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 static uint32_t psn_diff(uint32_t a, uint32_t b)
 {
     return (a - b) & SV_PSN_MASK;
@@ -90,11 +79,11 @@ static void start_wqe(struct sv_qp *qp, struct sv_send_wqe *w)
 {
     w->first_psn = qp->req.psn;
     w->npkts = (w->opcode == IBV_WR_RDMA_READ) ? packets_for(w->length, qp->mtu)
-               : is_rd_atomic(w) || qp->ibqp.qp_type == IBV_QPT_UD ? 1 : packets_for(w->length, qp->mtu);
+               : sv_wqe_is_rd_atomic(w) || qp->ibqp.qp_type == IBV_QPT_UD ? 1 : packets_for(w->length, qp->mtu);
     w->last_psn = sv_psn_add(w->first_psn, w->npkts - 1);
     w->started = true;
     qp->req.offset = 0;
-    if (is_rd_atomic(w))
+    if (sv_wqe_is_rd_atomic(w))
         qp->req.reads_outstanding++;
     if (w->opcode == IBV_WR_RDMA_READ || w->opcode == IBV_WR_RDMA_WRITE ||
         w->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
@@ -202,11 +191,11 @@ void sv_req_run(struct sv_qp *qp)
     for (int budget = SV_REQ_BUDGET; budget > 0 && qp->state != IBV_QPS_ERR; budget--) {
         if (qp->req.idx == qp->sq.tail)
             break;
-        struct sv_send_wqe *w = sq_at(qp, qp->req.idx);
+        struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
         if (!w->started) {
             if (qp->state == IBV_QPS_SQD)
                 break;   /* SQD: finish what was started, begin nothing new (IBA 10.3.1) */
-            if (rc && is_rd_atomic(w) && qp->req.reads_outstanding >= qp->attr.max_rd_atomic) {
+            if (rc && sv_wqe_is_rd_atomic(w) && qp->req.reads_outstanding >= qp->attr.max_rd_atomic) {
                 sv_count(qp->ctx->ep, SV_CNT_ACK_DEFERRED);
                 break;   /* initiator depth reached */
             }
@@ -240,18 +229,18 @@ void sv_req_rewind(struct sv_qp *qp)
     qp->req.offset = 0;
     qp->req.reads_outstanding = 0;
     for (uint32_t i = qp->sq.head; i != qp->sq.tail; i++) {
-        struct sv_send_wqe *w = sq_at(qp, i);
+        struct sv_send_wqe *w = sv_sq_at(qp, i);
         if (i != qp->sq.head || !w->started) {
             w->started = false;
             continue;
         }
         if (w->opcode == IBV_WR_RDMA_READ)
             qp->req.offset = qp->comp.read_rcvd;
-        else if (!is_rd_atomic(w))
+        else if (!sv_wqe_is_rd_atomic(w))
             qp->req.offset = psn_diff(qp->comp.psn, w->first_psn) * qp->mtu;
         if (qp->req.offset > w->length)
             qp->req.offset = w->length;
-        if (is_rd_atomic(w))
+        if (sv_wqe_is_rd_atomic(w))
             qp->req.reads_outstanding = 1;
     }
 }

@@ -1,14 +1,13 @@
 /* The responder: executes incoming requests (SEND into receive WQEs, RDMA WRITE/READ and
  * atomics through R_Keys), checks PSNs, opcode sequence, lengths and rights in the order rxe
  * does (PSN, sequence, QP rights, RNR, length, R_Key), and answers with ACKs, NAKs and READ
- * responses (rdma-facts §3.6). UC and UD drop silently where RC would NAK. qp->lock held. */
+ * responses (rdma-facts §3.6). UC and UD are in sv_resp_uc_ud.c. qp->lock held. */
 #include <string.h>
 
 #include "sv_hdr.h"
 #include "sv_loc.h"
 #include "sv_pkt.h"
 
-#define SV_GRH_LEN      40
 #define SV_MAX_RETH_LEN (1u << 31)
 
 /* ---- answers ---- */
@@ -42,12 +41,12 @@ static void fatal_nak(struct sv_qp *qp, uint8_t code, uint32_t psn, int event)
 
 /* ---- receive WQEs ---- */
 
-static struct sv_pd *recv_pd(struct sv_qp *qp)
+struct sv_pd *sv_resp_recv_pd(struct sv_qp *qp)
 {
     return qp->srq ? qp->srq->pd : qp->pd;
 }
 
-static bool take_wqe(struct sv_qp *qp)
+bool sv_resp_take_wqe(struct sv_qp *qp)
 {
     struct sv_resp_state *r = &qp->resp;
     bool ok = qp->srq ? sv_srq_pop(qp->srq, &r->wqe_id, r->wqe_sge, &r->wqe_nsge)
@@ -60,7 +59,7 @@ static bool take_wqe(struct sv_qp *qp)
 }
 
 /* Completes the receive WQE in progress; false if the CQ overflowed (QP then in ERR). */
-static bool finish_wqe(struct sv_qp *qp, enum ibv_wc_status st, enum ibv_wc_opcode op, uint32_t byte_len,
+bool sv_resp_finish_wqe(struct sv_qp *qp, enum ibv_wc_status st, enum ibv_wc_opcode op, uint32_t byte_len,
                        uint32_t imm_be, unsigned int flags, uint32_t src_qp, bool solicited)
 {
     qp->resp.have_wqe = false;
@@ -71,7 +70,7 @@ static bool finish_wqe(struct sv_qp *qp, enum ibv_wc_status st, enum ibv_wc_opco
     return false;
 }
 
-static uint32_t wqe_len(struct sv_qp *qp)
+uint32_t sv_resp_wqe_len(struct sv_qp *qp)
 {
     return sv_sge_total(qp->resp.wqe_sge, qp->resp.wqe_nsge);
 }
@@ -134,7 +133,7 @@ static void rc_duplicate(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask
     send_ack(qp, sv_psn_add(qp->resp.epsn, SV_PSN_MASK));   /* ePSN - 1 */
 }
 
-static bool sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m)
+bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m)
 {
     switch (qp->resp.msg) {
     case SV_RESP_IDLE: return sv_mask_has(m, SV_HDR_START);
@@ -144,7 +143,7 @@ static bool sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m)
     return false;
 }
 
-static bool qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m)
+bool sv_resp_qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m)
 {
     unsigned int acc = qp->attr.qp_access_flags;
     if (sv_mask_has(m, SV_HDR_WRITE))
@@ -160,16 +159,16 @@ static void rc_send(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
 {
     struct sv_resp_state *r = &qp->resp;
     bool end = sv_mask_has(m, SV_HDR_END);
-    if (r->offset + pkt->payload_len > wqe_len(qp)) {
+    if (r->offset + pkt->payload_len > sv_resp_wqe_len(qp)) {
         /* message longer than the receive buffer (IBA 9.7.5.2.4: Invalid Request) */
-        if (finish_wqe(qp, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, 0, 0, 0, 0, false))
+        if (sv_resp_finish_wqe(qp, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV, 0, 0, 0, 0, false))
             fatal_nak(qp, SV_NAK_INVALID_REQ, pkt->psn, -1);
         return;
     }
-    if (sv_sge_scatter(qp->ctx, recv_pd(qp), r->wqe_sge, r->wqe_nsge, r->offset, pkt->payload,
+    if (sv_sge_scatter(qp->ctx, sv_resp_recv_pd(qp), r->wqe_sge, r->wqe_nsge, r->offset, pkt->payload,
                        pkt->payload_len) != SV_MEM_OK) {
         /* a bad receive SGE: Remote Operational Error for the requester */
-        if (finish_wqe(qp, IBV_WC_LOC_PROT_ERR, IBV_WC_RECV, 0, 0, 0, 0, false))
+        if (sv_resp_finish_wqe(qp, IBV_WC_LOC_PROT_ERR, IBV_WC_RECV, 0, 0, 0, 0, false))
             fatal_nak(qp, SV_NAK_REM_OP_ERR, pkt->psn, -1);
         return;
     }
@@ -187,7 +186,7 @@ static void rc_send(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
         st = IBV_WC_REM_INV_REQ_ERR;
     }
     uint32_t imm = sv_mask_has(m, SV_HDR_IETH) ? pkt->ieth_rkey : pkt->imm_be;
-    if (!finish_wqe(qp, st, IBV_WC_RECV, r->offset, imm, flags, 0, pkt->flags & SV_BTH_SE))
+    if (!sv_resp_finish_wqe(qp, st, IBV_WC_RECV, r->offset, imm, flags, 0, pkt->flags & SV_BTH_SE))
         return;
     r->msn++;
     if (st != IBV_WC_SUCCESS)
@@ -229,7 +228,7 @@ static bool rc_write(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m
     if (!end)
         return true;
     if (sv_mask_has(m, SV_HDR_IMMDT)) {
-        if (!finish_wqe(qp, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, r->write_len, pkt->imm_be,
+        if (!sv_resp_finish_wqe(qp, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, r->write_len, pkt->imm_be,
                         IBV_WC_WITH_IMM, 0, pkt->flags & SV_BTH_SE))
             return false;
     }
@@ -294,7 +293,7 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
         return;
     }
     r->nak_sent = false;
-    if (!sequence_ok(qp, m) || !qp_allows(qp, m) ||
+    if (!sv_resp_sequence_ok(qp, m) || !sv_resp_qp_allows(qp, m) ||
         ((sv_mask_has(m, SV_HDR_READ) || sv_mask_has(m, SV_HDR_ATOMIC)) && qp->attr.max_dest_rd_atomic == 0)) {
         /* broken FIRST/MIDDLE/LAST order, an operation the QP does not permit, or a READ/atomic
          * with no responder resources: Invalid Request (rxe) */
@@ -310,7 +309,7 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
     /* a receive WQE is needed before anything is placed; none posted means RNR NAK */
     bool needs_wqe = sv_mask_has(m, SV_HDR_RWR) && !r->have_wqe &&
                      (sv_mask_has(m, SV_HDR_START) || sv_mask_has(m, SV_HDR_IMMDT));
-    if (needs_wqe && !take_wqe(qp)) {
+    if (needs_wqe && !sv_resp_take_wqe(qp)) {
         sv_count(qp->ctx->ep, SV_CNT_SEND_RNR_ERR);
         send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, sv_aeth_rnr_syndrome(qp->attr.min_rnr_timer), pkt->psn, 0);
         return;   /* ePSN unchanged: the requester retries this PSN */
@@ -334,130 +333,6 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
         send_ack(qp, pkt->psn);
 }
 
-/* ---- UC: no ACKs; a broken message is dropped until the next FIRST/ONLY ---- */
-
-static void uc_abandon(struct sv_qp *qp)
-{
-    qp->resp.msg = SV_RESP_IDLE;
-    qp->resp.offset = 0;   /* a receive WQE already taken is kept for the next message */
-    qp->resp.uc_drop = true;
-}
-
-static void uc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
-{
-    struct sv_resp_state *r = &qp->resp;
-    bool start = sv_mask_has(m, SV_HDR_START), end = sv_mask_has(m, SV_HDR_END);
-    if (pkt->psn != r->epsn || (start && r->msg != SV_RESP_IDLE))
-        uc_abandon(qp);   /* lost packets: IBA 9.7.5.1.5, resynchronise on this PSN */
-    r->epsn = sv_psn_add(pkt->psn, 1);
-    if (start)
-        r->uc_drop = false;
-    if (r->uc_drop || !sequence_ok(qp, m) || !qp_allows(qp, m) || pkt->payload_len > qp->mtu ||
-        (!end && pkt->payload_len != qp->mtu)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
-        uc_abandon(qp);
-        return;
-    }
-    bool needs_wqe = sv_mask_has(m, SV_HDR_RWR) && !r->have_wqe && (start || sv_mask_has(m, SV_HDR_IMMDT));
-    if (needs_wqe && !take_wqe(qp)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);   /* no receive WQE: message dropped */
-        uc_abandon(qp);
-        return;
-    }
-    if (sv_mask_has(m, SV_HDR_SEND)) {
-        if (r->offset + pkt->payload_len > wqe_len(qp) ||
-            sv_sge_scatter(qp->ctx, recv_pd(qp), r->wqe_sge, r->wqe_nsge, r->offset, pkt->payload,
-                           pkt->payload_len) != SV_MEM_OK) {
-            sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
-            uc_abandon(qp);
-            return;
-        }
-        r->offset += pkt->payload_len;
-        r->msg = end ? SV_RESP_IDLE : SV_RESP_IN_SEND;
-        if (end && finish_wqe(qp, IBV_WC_SUCCESS, IBV_WC_RECV, r->offset, pkt->imm_be,
-                              sv_mask_has(m, SV_HDR_IMMDT) ? IBV_WC_WITH_IMM : 0, 0, pkt->flags & SV_BTH_SE))
-            r->msn++;
-        return;
-    }
-    if (start) {
-        if (pkt->reth.len > SV_MAX_RETH_LEN ||
-            (pkt->reth.len && sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
-                                            IBV_ACCESS_REMOTE_WRITE) != SV_MEM_OK)) {
-            sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
-            uc_abandon(qp);
-            return;
-        }
-        r->va = pkt->reth.va;
-        r->rkey = pkt->reth.rkey;
-        r->resid = r->write_len = pkt->reth.len;
-    }
-    if (pkt->payload_len > r->resid || (end && pkt->payload_len != r->resid) ||
-        (pkt->payload_len && sv_rkey_write(qp->ctx, qp->pd, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
-        uc_abandon(qp);
-        return;
-    }
-    r->va += pkt->payload_len;
-    r->resid -= pkt->payload_len;
-    r->msg = end ? SV_RESP_IDLE : SV_RESP_IN_WRITE;
-    if (end && sv_mask_has(m, SV_HDR_IMMDT))
-        finish_wqe(qp, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, r->write_len, pkt->imm_be, IBV_WC_WITH_IMM, 0,
-                   pkt->flags & SV_BTH_SE);
-}
-
-/* ---- UD ---- */
-
-/* The 40 bytes in front of a UD payload: for RoCE v2 over IPv4, 20 zero bytes and the IPv4
- * header of the datagram (rdma-facts §3.6). */
-static void make_grh(uint8_t grh[SV_GRH_LEN], uint32_t src_ip_be, uint32_t dst_ip_be, uint32_t udp_payload)
-{
-    memset(grh, 0, SV_GRH_LEN);
-    uint8_t *ip = grh + 20;
-    uint16_t total = (uint16_t)(20 + 8 + udp_payload);
-    ip[0] = 0x45;
-    sv_st_be16(ip + 2, total);
-    ip[6] = 0x40;      /* DF */
-    ip[8] = 64;        /* TTL */
-    ip[9] = 17;        /* UDP */
-    memcpy(ip + 12, &src_ip_be, 4);
-    memcpy(ip + 16, &dst_ip_be, 4);
-    uint32_t sum = 0;
-    for (int i = 0; i < 20; i += 2)
-        sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
-    while (sum >> 16)
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    sv_st_be16(ip + 10, (uint16_t)~sum);
-}
-
-static void ud_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m, uint32_t src_ip_be)
-{
-    if (pkt->deth.qkey != qp->attr.qkey) {
-        sv_count(qp->ctx->ep, SV_CNT_QKEY_VIOLATION);   /* port qkey_viol_cntr (IBA 10.2.4) */
-        return;
-    }
-    struct sv_rq *rq = qp->srq ? &qp->srq->rq : &qp->rq;
-    uint32_t room;
-    if (!sv_rq_front_len(rq, &room) || room < SV_GRH_LEN + pkt->payload_len) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);   /* no WQE, or too small: silently dropped */
-        return;
-    }
-    if (!take_wqe(qp))
-        return;
-    uint8_t grh[SV_GRH_LEN];
-    make_grh(grh, src_ip_be, qp->ctx->ep->ip_be, (uint32_t)sv_pkt_wire_len(pkt->opcode, pkt->payload_len));
-    struct sv_resp_state *r = &qp->resp;
-    if (sv_sge_scatter(qp->ctx, recv_pd(qp), r->wqe_sge, r->wqe_nsge, 0, grh, SV_GRH_LEN) != SV_MEM_OK ||
-        sv_sge_scatter(qp->ctx, recv_pd(qp), r->wqe_sge, r->wqe_nsge, SV_GRH_LEN, pkt->payload,
-                       pkt->payload_len) != SV_MEM_OK) {
-        if (finish_wqe(qp, IBV_WC_LOC_PROT_ERR, IBV_WC_RECV, 0, 0, 0, 0, false))
-            sv_qp_error(qp, -1);
-        return;
-    }
-    unsigned int flags = IBV_WC_GRH | (sv_mask_has(m, SV_HDR_IMMDT) ? IBV_WC_WITH_IMM : 0);
-    finish_wqe(qp, IBV_WC_SUCCESS, IBV_WC_RECV, SV_GRH_LEN + pkt->payload_len, pkt->imm_be, flags,
-               pkt->deth.src_qpn, pkt->flags & SV_BTH_SE);
-}
-
 void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_be)
 {
     /* requests are accepted from RTR on (rdma-facts §3.6); below RTR and in ERR dropped */
@@ -467,7 +342,7 @@ void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_
     }
     sv_hdr_mask_t m = sv_opcode_info(pkt->opcode)->mask;
     if (qp->ibqp.qp_type == IBV_QPT_UD) {
-        ud_request(qp, pkt, m, src_ip_be);
+        sv_resp_ud(qp, pkt, m, src_ip_be);
         return;
     }
     /* a connected QP takes packets from its peer's address only */
@@ -482,5 +357,5 @@ void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_
     if (qp->ibqp.qp_type == IBV_QPT_RC)
         rc_request(qp, pkt, m);
     else
-        uc_request(qp, pkt, m);
+        sv_resp_uc(qp, pkt, m);
 }
