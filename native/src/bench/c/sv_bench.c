@@ -1,0 +1,330 @@
+/* softverbs benchmark through the public libibverbs API: one process, two softverbs devices.
+ *   (a) RC bring-up rate: QP pairs created and taken RESET->INIT->RTR->RTS at both ends per second
+ *   (b) SEND round-trip latency: a message ping-ponged between the two devices, p50/p99
+ * Build and run: make -C native bench   (links the built softverbs libibverbs.so.1, not internals)
+ * Usage: sv_bench [-p pairs] [-n iterations] [-w warmup] [-s size[,size...]]
+ * Devices: SOFTVERBS_DEVICES if set (its first two devices), else softverbs_configure() with
+ * "bencha@127.0.0.1,benchb@127.0.0.2". */
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "softverbs.h"
+
+#define DEFAULT_DEVICES   "bencha@127.0.0.1,benchb@127.0.0.2"
+#define PORT              1
+#define GID_INDEX         3           /* IPv4-mapped RoCE v2 GID, as ibv_rc_pingpong -g 3 */
+#define PATH_MTU          IBV_MTU_1024
+#define CQ_DEPTH          256
+#define QP_DEPTH          16
+#define MAX_MSG           65536
+#define BATCH             100         /* bring-up: pairs alive at once before they are destroyed */
+#define OP_TIMEOUT_NS     (5LL * 1000 * 1000 * 1000)
+
+struct side {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_cq *cq;
+    struct ibv_mr *mr;
+    uint8_t *buf;
+    union ibv_gid gid;
+};
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what, int err)
+{
+    fprintf(stderr, "sv_bench: %s: %s\n", what, strerror(err));
+    exit(1);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double pct_us(const int64_t *sorted, size_t n, double p)
+{
+    size_t i = (size_t)(p * (double)(n - 1) + 0.5);
+    return (double)sorted[i] / 1000.0;
+}
+
+static void open_side(struct ibv_device *dev, struct side *s)
+{
+    s->ctx = ibv_open_device(dev);
+    if (!s->ctx)
+        die("ibv_open_device", errno);
+    s->pd = ibv_alloc_pd(s->ctx);
+    if (!s->pd)
+        die("ibv_alloc_pd", errno);
+    s->cq = ibv_create_cq(s->ctx, CQ_DEPTH, NULL, NULL, 0);
+    if (!s->cq)
+        die("ibv_create_cq", errno);
+    s->buf = aligned_alloc(4096, MAX_MSG);
+    if (!s->buf)
+        die("aligned_alloc", ENOMEM);
+    memset(s->buf, 0x5a, MAX_MSG);
+    s->mr = ibv_reg_mr(s->pd, s->buf, MAX_MSG, IBV_ACCESS_LOCAL_WRITE);
+    if (!s->mr)
+        die("ibv_reg_mr", errno);
+    int rc = ibv_query_gid(s->ctx, PORT, GID_INDEX, &s->gid);
+    if (rc)
+        die("ibv_query_gid", rc < 0 ? errno : rc);
+}
+
+static void close_side(struct side *s)
+{
+    ibv_dereg_mr(s->mr);
+    ibv_destroy_cq(s->cq);
+    ibv_dealloc_pd(s->pd);
+    ibv_close_device(s->ctx);
+    free(s->buf);
+}
+
+static struct ibv_qp *create_rc_qp(struct side *s)
+{
+    struct ibv_qp_init_attr init = {
+        .send_cq = s->cq, .recv_cq = s->cq, .qp_type = IBV_QPT_RC,
+        .cap = { .max_send_wr = QP_DEPTH, .max_recv_wr = QP_DEPTH, .max_send_sge = 1, .max_recv_sge = 1 },
+    };
+    struct ibv_qp *qp = ibv_create_qp(s->pd, &init);
+    if (!qp)
+        die("ibv_create_qp", errno);
+    return qp;
+}
+
+/* The three modifies ibv_rc_pingpong makes, towards the peer QP `remote_qpn` at `remote_gid`. */
+static void connect_qp(struct ibv_qp *qp, uint32_t remote_qpn, const union ibv_gid *remote_gid,
+                       uint32_t my_psn, uint32_t remote_psn)
+{
+    struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = PORT,
+                             .qp_access_flags = 0 };
+    int rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+    if (rc)
+        die("modify RESET->INIT", rc);
+    memset(&a, 0, sizeof a);
+    a.qp_state = IBV_QPS_RTR;
+    a.path_mtu = PATH_MTU;
+    a.dest_qp_num = remote_qpn;
+    a.rq_psn = remote_psn;
+    a.max_dest_rd_atomic = 1;
+    a.min_rnr_timer = 12;
+    a.ah_attr.is_global = 1;
+    a.ah_attr.grh.dgid = *remote_gid;
+    a.ah_attr.grh.sgid_index = GID_INDEX;
+    a.ah_attr.grh.hop_limit = 64;
+    a.ah_attr.port_num = PORT;
+    rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN
+                                   | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+    if (rc)
+        die("modify INIT->RTR", rc);
+    memset(&a, 0, sizeof a);
+    a.qp_state = IBV_QPS_RTS;
+    a.timeout = 14;
+    a.retry_cnt = 7;
+    a.rnr_retry = 7;
+    a.sq_psn = my_psn;
+    a.max_rd_atomic = 1;
+    rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN
+                                   | IBV_QP_MAX_QP_RD_ATOMIC);
+    if (rc)
+        die("modify RTR->RTS", rc);
+}
+
+static void bench_bringup(struct side *a, struct side *b, int pairs)
+{
+    int64_t *per_pair = calloc((size_t)pairs, sizeof *per_pair);
+    struct ibv_qp *qa[BATCH], *qb[BATCH];
+    if (!per_pair)
+        die("calloc", ENOMEM);
+    int64_t timed_ns = 0;
+    for (int done = 0; done < pairs;) {
+        int n = pairs - done < BATCH ? pairs - done : BATCH;
+        for (int i = 0; i < n; i++) {
+            int64_t t0 = now_ns();
+            qa[i] = create_rc_qp(a);
+            qb[i] = create_rc_qp(b);
+            uint32_t psn_a = (uint32_t)(lrand48() & 0xFFFFFF), psn_b = (uint32_t)(lrand48() & 0xFFFFFF);
+            connect_qp(qa[i], qb[i]->qp_num, &b->gid, psn_a, psn_b);
+            connect_qp(qb[i], qa[i]->qp_num, &a->gid, psn_b, psn_a);
+            per_pair[done + i] = now_ns() - t0;
+            timed_ns += per_pair[done + i];
+        }
+        for (int i = 0; i < n; i++) {           /* not timed */
+            if (ibv_destroy_qp(qa[i]) || ibv_destroy_qp(qb[i]))
+                die("ibv_destroy_qp", errno);
+        }
+        done += n;
+    }
+    qsort(per_pair, (size_t)pairs, sizeof *per_pair, cmp_i64);
+    printf("\nRC bring-up: create 2 QPs + RESET->INIT->RTR->RTS on both ends (destroy not timed)\n");
+    printf("  %8s %10s %12s %10s %10s %10s\n", "pairs", "time_s", "pairs/s", "p50_us", "p99_us", "max_us");
+    printf("  %8d %10.3f %12.0f %10.1f %10.1f %10.1f\n", pairs, (double)timed_ns / 1e9,
+           (double)pairs / ((double)timed_ns / 1e9), pct_us(per_pair, (size_t)pairs, 0.50),
+           pct_us(per_pair, (size_t)pairs, 0.99), (double)per_pair[pairs - 1] / 1000.0);
+    free(per_pair);
+}
+
+static void post_recv(struct side *s, struct ibv_qp *qp, uint32_t len)
+{
+    struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .length = len, .lkey = s->mr->lkey };
+    struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad;
+    int rc = ibv_post_recv(qp, &wr, &bad);
+    if (rc)
+        die("ibv_post_recv", rc);
+}
+
+static void post_send(struct side *s, struct ibv_qp *qp, uint32_t len)
+{
+    struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .length = len, .lkey = s->mr->lkey };
+    struct ibv_send_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+                              .send_flags = IBV_SEND_SIGNALED }, *bad;
+    int rc = ibv_post_send(qp, &wr, &bad);
+    if (rc)
+        die("ibv_post_send", rc);
+}
+
+/* Polls s's CQ until its receive completes (reaping send completions on the way). */
+static void await_recv(struct side *s)
+{
+    int64_t deadline = now_ns() + OP_TIMEOUT_NS;
+    struct ibv_wc wc[4];
+    for (;;) {
+        int n = ibv_poll_cq(s->cq, 4, wc);
+        if (n < 0)
+            die("ibv_poll_cq", EIO);
+        int got_recv = 0;
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != IBV_WC_SUCCESS) {
+                fprintf(stderr, "sv_bench: completion wr_id %llu: %s\n", (unsigned long long)wc[i].wr_id,
+                        ibv_wc_status_str(wc[i].status));
+                exit(1);
+            }
+            if (wc[i].opcode == IBV_WC_RECV)
+                got_recv = 1;
+        }
+        if (got_recv)
+            return;
+        if (now_ns() > deadline) {
+            fprintf(stderr, "sv_bench: no receive completion within %lld ms\n", OP_TIMEOUT_NS / 1000000);
+            exit(1);
+        }
+    }
+}
+
+static void bench_latency(struct side *a, struct side *b, const uint32_t *sizes, int nsizes, int iters, int warmup)
+{
+    struct ibv_qp *qa = create_rc_qp(a), *qb = create_rc_qp(b);
+    connect_qp(qa, qb->qp_num, &b->gid, 100, 200);
+    connect_qp(qb, qa->qp_num, &a->gid, 200, 100);
+    int64_t *rtt = calloc((size_t)iters, sizeof *rtt);
+    if (!rtt)
+        die("calloc", ENOMEM);
+    printf("\nSEND round trip: A sends, B receives and sends back, A receives (RC, signaled, polling)\n");
+    printf("  %8s %8s %10s %10s %10s %10s %10s\n", "size_B", "iters", "p50_us", "p99_us", "mean_us", "min_us", "max_us");
+    for (int si = 0; si < nsizes; si++) {
+        uint32_t size = sizes[si];
+        int64_t sum = 0;
+        for (int i = -warmup; i < iters; i++) {
+            post_recv(a, qa, size);
+            post_recv(b, qb, size);
+            int64_t t0 = now_ns();
+            post_send(a, qa, size);
+            await_recv(b);
+            post_send(b, qb, size);
+            await_recv(a);
+            int64_t dt = now_ns() - t0;
+            if (i >= 0) {
+                rtt[i] = dt;
+                sum += dt;
+            }
+        }
+        /* drain the last send completions so the next size starts clean */
+        struct ibv_wc wc[4];
+        for (int64_t end = now_ns() + 100000000LL; now_ns() < end;)
+            if (ibv_poll_cq(a->cq, 4, wc) <= 0 && ibv_poll_cq(b->cq, 4, wc) <= 0)
+                break;
+        qsort(rtt, (size_t)iters, sizeof *rtt, cmp_i64);
+        printf("  %8u %8d %10.1f %10.1f %10.1f %10.1f %10.1f\n", size, iters, pct_us(rtt, (size_t)iters, 0.50),
+               pct_us(rtt, (size_t)iters, 0.99), (double)sum / iters / 1000.0, (double)rtt[0] / 1000.0,
+               (double)rtt[iters - 1] / 1000.0);
+    }
+    free(rtt);
+    ibv_destroy_qp(qa);
+    ibv_destroy_qp(qb);
+}
+
+static int parse_sizes(const char *arg, uint32_t *sizes, int max)
+{
+    int n = 0;
+    char *copy = strdup(arg), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        unsigned long v = strtoul(tok, &end, 10);
+        if (*end || v == 0 || v > MAX_MSG) {
+            free(copy);
+            return -1;
+        }
+        sizes[n++] = (uint32_t)v;
+    }
+    free(copy);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    int pairs = 2000, iters = 10000, warmup = 1000, opt;
+    uint32_t sizes[8] = { 8, 64, 1024, 4096 };
+    int nsizes = 4;
+    while ((opt = getopt(argc, argv, "p:n:w:s:")) != -1) {
+        switch (opt) {
+        case 'p': pairs = atoi(optarg); break;
+        case 'n': iters = atoi(optarg); break;
+        case 'w': warmup = atoi(optarg); break;
+        case 's': nsizes = parse_sizes(optarg, sizes, 8); break;
+        default: nsizes = -1; break;
+        }
+    }
+    if (pairs < 1 || pairs > 1000000 || iters < 1 || iters > 10000000 || warmup < 0 || nsizes < 1) {
+        fprintf(stderr, "usage: sv_bench [-p pairs 1..1e6] [-n iterations 1..1e7] [-w warmup] "
+                        "[-s size[,size...] each 1..%d]\n", MAX_MSG);
+        return 2;
+    }
+    const char *env = getenv("SOFTVERBS_DEVICES");
+    if (!env || !*env) {
+        if (softverbs_configure(DEFAULT_DEVICES) != 0) {
+            fprintf(stderr, "sv_bench: softverbs_configure: %s\n", softverbs_last_error());
+            return 2;
+        }
+    }
+    int ndev = 0;
+    struct ibv_device **devs = ibv_get_device_list(&ndev);
+    if (!devs || ndev < 2) {
+        fprintf(stderr, "sv_bench: need two softverbs devices, found %d (%s)\n", ndev,
+                devs ? "check SOFTVERBS_DEVICES" : strerror(errno));
+        return 2;
+    }
+    struct side a = { 0 }, b = { 0 };
+    open_side(devs[0], &a);
+    open_side(devs[1], &b);
+    srand48(4791);
+    printf("softverbs bench: devices %s and %s, path MTU 1024, GID index %d\n", ibv_get_device_name(devs[0]),
+           ibv_get_device_name(devs[1]), GID_INDEX);
+    bench_bringup(&a, &b, pairs);
+    bench_latency(&a, &b, sizes, nsizes, iters, warmup);
+    close_side(&a);
+    close_side(&b);
+    ibv_free_device_list(devs);
+    return 0;
+}
