@@ -3,6 +3,7 @@ package io.rdmatrace.analyzer.timeline;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.timeline.Timeline.CallSpan;
@@ -63,7 +64,7 @@ public final class PerfettoWriter {
                         .field("pid", pt[0]).field("tid", 1).field("ts", us(p.tNs())).field("dur", MESSAGE_US);
             } else {
                 j.beginObject().field("ph", "i").field("s", "t").field("name", p.label())
-                        .field("cat", p.kind().name().toLowerCase(java.util.Locale.ROOT) + (p.bad() ? ",failed" : ""))
+                        .field("cat", p.kind().name().toLowerCase(Locale.ROOT) + (p.bad() ? ",failed" : ""))
                         .field("pid", pt[0]).field("tid", pt[1]).field("ts", us(p.tNs()));
             }
             args(j, p.event(), p.label(), p.detail(), findingsOf);

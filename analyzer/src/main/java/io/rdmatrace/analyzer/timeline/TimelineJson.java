@@ -1,5 +1,7 @@
 package io.rdmatrace.analyzer.timeline;
 
+import java.util.Locale;
+
 import io.rdmatrace.analyzer.timeline.Timeline.CallSpan;
 import io.rdmatrace.analyzer.timeline.Timeline.FindingMark;
 import io.rdmatrace.analyzer.timeline.Timeline.Host;
@@ -31,7 +33,7 @@ final class TimelineJson {
         j.endArray();
         j.name("lanes").beginArray();
         for (Lane l : t.lanes()) {
-            j.beginObject().field("id", l.id()).field("host", l.hostIndex()).field("kind", l.kind().name().toLowerCase())
+            j.beginObject().field("id", l.id()).field("host", l.hostIndex()).field("kind", l.kind().name().toLowerCase(Locale.ROOT))
                     .field("label", l.label()).field("qpNum", l.qpNum()).endObject();
         }
         j.endArray();
@@ -51,7 +53,7 @@ final class TimelineJson {
         j.name("points").beginArray();
         for (Point p : t.points()) {
             j.beginObject().field("ev", p.event()).field("lane", p.lane()).field("t", p.tNs())
-                    .field("kind", p.kind().name().toLowerCase()).field("bad", p.bad()).field("label", p.label())
+                    .field("kind", p.kind().name().toLowerCase(Locale.ROOT)).field("bad", p.bad()).field("label", p.label())
                     .field("detail", p.detail()).endObject();
         }
         j.endArray();
