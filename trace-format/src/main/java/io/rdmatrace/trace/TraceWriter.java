@@ -102,7 +102,8 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private synchronized void writeSession(SessionInfo session) {
-        try (DocumentContext dc = appender.writingDocument()) {
+        DocumentContext dc = appender.writingDocument();
+        try {
             Bytes<?> b = dc.wire().bytes();
             long start = b.writePosition();
             EventEncoder.kind(b, EventKind.SESSION);
@@ -110,7 +111,12 @@ public final class TraceWriter implements AutoCloseable {
             writeHeader(b);
             EventEncoder.session(b, session);
             EventEncoder.seal(b, start);
+        } catch (RuntimeException | Error e) {
+            dc.rollbackOnClose();
+            dc.close();
+            throw e;
         }
+        dc.close();
         nextSeq++;
     }
 
