@@ -182,6 +182,14 @@ static void check_bth_literal(void)
     CHECK_EQ(sv_bth_qpn(bth), 0x11);
     CHECK_EQ(sv_bth_ackreq(bth), 1);
     CHECK_EQ(sv_bth_psn(bth), 0x3A2F1C);
+    /* flag setters take any non-zero value as "set" */
+    uint8_t h[12] = { 0 };
+    sv_bth_set_se(h, 2);
+    sv_bth_set_ackreq(h, -1);
+    sv_bth_set_fecn(h, 0x100);
+    CHECK_EQ(h[1], 0x80);
+    CHECK_EQ(h[8], 0x80);
+    CHECK_EQ(h[4], 0x80);
 }
 
 int main(void)
