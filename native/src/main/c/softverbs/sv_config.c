@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "softverbs.h"
 #include "sv_loc.h"
 
 #define SV_DEFAULT_SPEC   "soft0@127.0.0.1"

@@ -501,7 +501,6 @@ void sv_qp_arm_retrans(struct sv_qp *qp, uint64_t now);
 uint64_t sv_qp_timeout_ns(const struct sv_qp *qp);
 /* Runs expired timers; returns the QP's next deadline (0 = none). qp->lock held. */
 uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now);
-struct ibv_context_ops;
 int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 int sv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 int sv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
