@@ -65,8 +65,11 @@ static void test_rnr(void)
         side_fini(&a);
         side_fini(&b);
     }
-    /* rnr_retry 7 retries forever: a receive posted later lets the SEND through */
-    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
+    /* rnr_retry 7 retries forever: a receive posted later lets the SEND through; b's NAKs ask
+     * for 0.64 ms pauses (min_rnr_timer 12, rc_pingpong's value) */
+    struct sv_test_conn cb = sv_test_conn_defaults();
+    cb.min_rnr_timer = 12;
+    CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, sv_test_conn_defaults(), cb, 64, ALL_ACCESS), 0);
     CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);
     usleep(20 * 1000);
     CHECK(ibv_poll_cq(a.cq, 1, &wc) == 0);

@@ -39,9 +39,11 @@ static void restart_retrans(struct sv_qp *qp)
 
 static void retry(struct sv_qp *qp)
 {
-    sv_count(qp->ctx->ep, SV_CNT_COMPLETER_RETRY_ERR);
+    sv_note(qp->ctx->ep, SV_CNT_COMPLETER_RETRY_ERR, "QP 0x%x: retry from PSN 0x%06x, %u retries left",
+            qp->ibqp.qp_num, qp->comp.psn, qp->comp.retry_left);
     if (qp->comp.retry_left == 0) {
-        sv_count(qp->ctx->ep, SV_CNT_RETRY_EXCEEDED_ERR);
+        sv_note(qp->ctx->ep, SV_CNT_RETRY_EXCEEDED_ERR, "QP 0x%x: retry_cnt %u exhausted", qp->ibqp.qp_num,
+                qp->attr.retry_cnt);
         sv_qp_fail_at(qp, qp->sq.head, IBV_WC_RETRY_EXC_ERR);
         return;
     }
@@ -57,7 +59,8 @@ void sv_comp_retrans_timeout(struct sv_qp *qp)
 {
     if (qp->comp.psn == qp->req.psn)
         return;   /* everything sent has been acknowledged */
-    sv_count(qp->ctx->ep, SV_CNT_LOCAL_ACK_TIMEOUT_ERR);
+    sv_note(qp->ctx->ep, SV_CNT_LOCAL_ACK_TIMEOUT_ERR, "QP 0x%x: no ACK for PSN 0x%06x within %llu us",
+            qp->ibqp.qp_num, qp->comp.psn, (unsigned long long)(sv_qp_timeout_ns(qp) / 1000));
     retry(qp);
 }
 
@@ -172,13 +175,15 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         return;
     }
     if (type == SV_AETH_TYPE_RNR_NAK) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_RNR_ERR);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_RNR_ERR, "QP 0x%x: RNR NAK for PSN 0x%06x, timer code %u, %u RNR retries left",
+                qp->ibqp.qp_num, psn, sv_aeth_value(syn), qp->comp.rnr_left);
         if (sv_psn_compare(psn, qp->comp.psn) < 0)
             return;
         ack_through(qp, psn, false);   /* everything before the NAKed PSN arrived */
         advance_psn(qp, psn);
         if (qp->comp.rnr_left == 0) {
-            sv_count(qp->ctx->ep, SV_CNT_RETRY_RNR_EXCEEDED_ERR);
+            sv_note(qp->ctx->ep, SV_CNT_RETRY_RNR_EXCEEDED_ERR, "QP 0x%x: rnr_retry %u exhausted",
+                    qp->ibqp.qp_num, qp->attr.rnr_retry);
             sv_qp_fail_at(qp, qp->sq.head, IBV_WC_RNR_RETRY_EXC_ERR);
             return;
         }
@@ -190,7 +195,8 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         return;
     }
     if (syn == SV_NAK_PSN_SEQ_ERR) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_SEQ_ERR);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_SEQ_ERR, "QP 0x%x: PSN sequence NAK, responder expects 0x%06x%s",
+                qp->ibqp.qp_num, psn, sv_psn_compare(psn, qp->comp.psn) < 0 ? " (stale: ignored)" : "");
         if (sv_psn_compare(psn, qp->comp.psn) < 0)
             return;   /* stale: rxe ignores a NAK for a PSN already passed */
         if (ack_through(qp, psn, false))
@@ -246,11 +252,13 @@ void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt)
 {
     /* responses are accepted from RTS on (rdma-facts §3.6); an ERR QP ignores them */
     if (qp->state != IBV_QPS_RTS && qp->state != IBV_QPS_SQD && qp->state != IBV_QPS_SQE) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "QP 0x%x: %s dropped in state %s", qp->ibqp.qp_num,
+                sv_opcode_name(pkt->opcode), sv_qp_state_name[qp->state]);
         return;
     }
     if (sv_psn_compare(pkt->psn, qp->req.psn) >= 0) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);   /* acknowledges a PSN never sent */
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "QP 0x%x: %s for PSN 0x%06x, which was never sent",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         return;
     }
     const struct sv_opcode_info *info = sv_opcode_info(pkt->opcode);

@@ -90,6 +90,8 @@ void sv_qp_error(struct sv_qp *qp, int event)
 {
     if (qp->state == IBV_QPS_ERR)
         return;
+    sv_log(qp->ctx->ep, "QP 0x%x: %s -> ERR%s%s", qp->ibqp.qp_num, sv_qp_state_name[qp->state],
+           event >= 0 ? ", event " : "", event >= 0 ? ibv_event_type_str((enum ibv_event_type)event) : "");
     qp->state = IBV_QPS_ERR;
     qp->attr.qp_state = IBV_QPS_ERR;
     if (event >= 0)
@@ -104,8 +106,11 @@ void sv_qp_fail_at(struct sv_qp *qp, uint32_t idx, enum ibv_wc_status st)
 {
     while (qp->sq.head != idx && qp->sq.head != qp->sq.tail)
         sv_qp_complete_head(qp, IBV_WC_WR_FLUSH_ERR);
-    if (qp->sq.head != qp->sq.tail)
+    if (qp->sq.head != qp->sq.tail) {
+        sv_log(qp->ctx->ep, "QP 0x%x: send WR 0x%llx fails: %s", qp->ibqp.qp_num,
+               (unsigned long long)sv_sq_at(qp, qp->sq.head)->wr_id, ibv_wc_status_str(st));
         sv_qp_complete_head(qp, st);
+    }
     sv_qp_error(qp, -1);   /* reported through the completion, no async event (IBA 10.8.3) */
 }
 

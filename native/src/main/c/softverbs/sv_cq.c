@@ -276,7 +276,8 @@ bool sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc, bool solicited)
     pthread_mutex_lock(&cq->lock);
     if (cq->count == cq->slots) {
         /* IBA 11.4.2.1: a CQ overrun is an affiliated asynchronous error on the CQ */
-        sv_count(cq->ctx->ep, SV_CNT_CQ_OVERFLOW);
+        sv_note(cq->ctx->ep, SV_CNT_CQ_OVERFLOW, "CQ of %u entries is full: completion of WR 0x%llx (QP 0x%x, %s) lost",
+                cq->slots, (unsigned long long)wc->wr_id, wc->qp_num, ibv_wc_status_str(wc->status));
         if (!cq->overflowed) {
             cq->overflowed = true;
             sv_ctx_async_event(cq->ctx, IBV_EVENT_CQ_ERR, SV_EVOBJ_CQ, cq->uid);

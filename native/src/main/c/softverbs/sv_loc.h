@@ -158,6 +158,12 @@ static inline void sv_count(struct sv_endpoint *ep, enum sv_counter c)
     atomic_fetch_add_explicit(&ep->counters[c], 1, memory_order_relaxed);
 }
 
+/* sv_log.c: with SOFTVERBS_LOG=1, say why. sv_note counts and logs the reason. */
+bool sv_log_enabled(void);
+void sv_log(const struct sv_endpoint *ep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sv_note(struct sv_endpoint *ep, enum sv_counter c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ======================================================================================
  * sv_context.c: open/close, the ops tables, async events, the progress thread
  * ====================================================================================== */

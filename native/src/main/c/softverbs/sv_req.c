@@ -20,7 +20,9 @@ void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool r
 {
     struct sv_endpoint *ep = qp->ctx->ep;
     if (!routable) {
-        sv_count(ep, SV_CNT_SENT_UNROUTABLE);   /* RoCE v1 / non-IPv4 GID: reaches nobody */
+        /* RoCE v1 / non-IPv4 GID: reaches nobody */
+        sv_note(ep, SV_CNT_SENT_UNROUTABLE, "QP 0x%x: %s not sent: the GID pair is not RoCE v2 over IPv4",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode));
         return;
     }
     uint8_t buf[SV_WIRE_MAX];
@@ -28,7 +30,8 @@ void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool r
                         .src_port = SV_ROCE_UDP_PORT, .dst_port = SV_ROCE_UDP_PORT};
     ssize_t n = sv_pkt_encode(pkt, &f, buf, sizeof buf);
     if (n < 0) {
-        sv_count(ep, SV_CNT_SEND_ERR);
+        sv_note(ep, SV_CNT_SEND_ERR, "QP 0x%x: cannot encode %s (%zd)", qp->ibqp.qp_num,
+                sv_opcode_name(pkt->opcode), n);
         return;
     }
     sv_udp_send(ep, dst_ip_be, buf, (size_t)n);

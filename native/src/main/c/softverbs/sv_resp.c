@@ -35,6 +35,7 @@ static void send_ack(struct sv_qp *qp, uint32_t psn)
  * errors); the affiliated event says why (IBA 11.6.3.1), -1 when a completion says it. */
 static void fatal_nak(struct sv_qp *qp, uint8_t code, uint32_t psn, int event)
 {
+    sv_log(qp->ctx->ep, "QP 0x%x: NAK 0x%02x for PSN 0x%06x, QP -> ERR", qp->ibqp.qp_num, code, psn);
     send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, code, psn, 0);
     sv_qp_error(qp, event);
 }
@@ -112,7 +113,8 @@ static void read_responses(struct sv_qp *qp, uint32_t psn, uint64_t va, uint32_t
  * answered from the saved result - never executed twice. */
 static void rc_duplicate(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
 {
-    sv_count(qp->ctx->ep, SV_CNT_DUPLICATE_REQUEST);
+    sv_note(qp->ctx->ep, SV_CNT_DUPLICATE_REQUEST, "QP 0x%x: duplicate %s PSN 0x%06x (ePSN 0x%06x)",
+            qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn, qp->resp.epsn);
     if (sv_mask_has(m, SV_HDR_READ)) {
         if (pkt->reth.len <= SV_MAX_RETH_LEN &&
             (pkt->reth.len == 0 || sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va,
@@ -281,7 +283,8 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
     int cmp = sv_psn_compare(pkt->psn, r->epsn);
     if (cmp > 0) {
         /* a gap: one PSN Sequence Error NAK carrying ePSN, then silence until it arrives */
-        sv_count(qp->ctx->ep, SV_CNT_OUT_OF_SEQ_REQUEST);
+        sv_note(qp->ctx->ep, SV_CNT_OUT_OF_SEQ_REQUEST, "QP 0x%x: PSN 0x%06x ahead of ePSN 0x%06x%s",
+                qp->ibqp.qp_num, pkt->psn, r->epsn, r->nak_sent ? ", dropped" : ", sequence NAK sent");
         if (!r->nak_sent) {
             r->nak_sent = true;
             send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, SV_NAK_PSN_SEQ_ERR, r->epsn, 0);
@@ -310,7 +313,8 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
     bool needs_wqe = sv_mask_has(m, SV_HDR_RWR) && !r->have_wqe &&
                      (sv_mask_has(m, SV_HDR_START) || sv_mask_has(m, SV_HDR_IMMDT));
     if (needs_wqe && !sv_resp_take_wqe(qp)) {
-        sv_count(qp->ctx->ep, SV_CNT_SEND_RNR_ERR);
+        sv_note(qp->ctx->ep, SV_CNT_SEND_RNR_ERR, "QP 0x%x: no receive WQE for %s PSN 0x%06x, RNR NAK",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, sv_aeth_rnr_syndrome(qp->attr.min_rnr_timer), pkt->psn, 0);
         return;   /* ePSN unchanged: the requester retries this PSN */
     }
@@ -337,7 +341,8 @@ void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_
 {
     /* requests are accepted from RTR on (rdma-facts §3.6); below RTR and in ERR dropped */
     if (qp->state < IBV_QPS_RTR || qp->state == IBV_QPS_ERR) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "QP 0x%x: %s dropped in state %s", qp->ibqp.qp_num,
+                sv_opcode_name(pkt->opcode), sv_qp_state_name[qp->state]);
         return;
     }
     sv_hdr_mask_t m = sv_opcode_info(pkt->opcode)->mask;
@@ -347,7 +352,8 @@ void sv_resp_handle(struct sv_qp *qp, const struct sv_pkt *pkt, uint32_t src_ip_
     }
     /* a connected QP takes packets from its peer's address only */
     if (!qp->routable || src_ip_be != qp->dst_ip_be) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "QP 0x%x: %s from an address that is not this QP's peer",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode));
         return;
     }
     if (qp->state == IBV_QPS_RTR && !qp->resp.comm_est_sent) {

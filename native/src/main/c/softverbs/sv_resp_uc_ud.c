@@ -28,13 +28,14 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
         r->uc_drop = false;
     if (r->uc_drop || !sv_resp_sequence_ok(qp, m) || !sv_resp_qp_allows(qp, m) || pkt->payload_len > qp->mtu ||
         (!end && pkt->payload_len != qp->mtu)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         uc_abandon(qp);
         return;
     }
     bool needs_wqe = sv_mask_has(m, SV_HDR_RWR) && !r->have_wqe && (start || sv_mask_has(m, SV_HDR_IMMDT));
     if (needs_wqe && !sv_resp_take_wqe(qp)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);   /* no receive WQE: message dropped */
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: no receive WQE, message dropped", qp->ibqp.qp_num);
         uc_abandon(qp);
         return;
     }
@@ -42,7 +43,8 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
         if (r->offset + pkt->payload_len > sv_resp_wqe_len(qp) ||
             sv_sge_scatter(qp->ctx, sv_resp_recv_pd(qp), r->wqe_sge, r->wqe_nsge, r->offset, pkt->payload,
                            pkt->payload_len) != SV_MEM_OK) {
-            sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+            sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
             uc_abandon(qp);
             return;
         }
@@ -57,7 +59,8 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
         if (pkt->reth.len > SV_MAX_RETH_LEN ||
             (pkt->reth.len && sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
                                             IBV_ACCESS_REMOTE_WRITE) != SV_MEM_OK)) {
-            sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+            sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
             uc_abandon(qp);
             return;
         }
@@ -67,7 +70,8 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
     }
     if (pkt->payload_len > r->resid || (end && pkt->payload_len != r->resid) ||
         (pkt->payload_len && sv_rkey_write(qp->ctx, qp->pd, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK)) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
+                qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         uc_abandon(qp);
         return;
     }
@@ -106,13 +110,17 @@ static void make_grh(uint8_t grh[SV_GRH_LEN], uint32_t src_ip_be, uint32_t dst_i
 void sv_resp_ud(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m, uint32_t src_ip_be)
 {
     if (pkt->deth.qkey != qp->attr.qkey) {
-        sv_count(qp->ctx->ep, SV_CNT_QKEY_VIOLATION);   /* port qkey_viol_cntr (IBA 10.2.4) */
+        /* port qkey_viol_cntr (IBA 10.2.4) */
+        sv_note(qp->ctx->ep, SV_CNT_QKEY_VIOLATION, "UD QP 0x%x: Q_Key 0x%08x, expected 0x%08x", qp->ibqp.qp_num,
+                pkt->deth.qkey, qp->attr.qkey);
         return;
     }
     struct sv_rq *rq = qp->srq ? &qp->srq->rq : &qp->rq;
     uint32_t room;
     if (!sv_rq_front_len(rq, &room) || room < SV_GRH_LEN + pkt->payload_len) {
-        sv_count(qp->ctx->ep, SV_CNT_RCVD_DROPPED);   /* no WQE, or too small: silently dropped */
+        /* no WQE, or too small: silently dropped */
+        sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UD QP 0x%x: no receive WQE of %u bytes (payload + GRH)",
+                qp->ibqp.qp_num, SV_GRH_LEN + pkt->payload_len);
         return;
     }
     if (!sv_resp_take_wqe(qp))

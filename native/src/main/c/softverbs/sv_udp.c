@@ -176,7 +176,9 @@ void sv_endpoint_remove_qp(struct sv_endpoint *ep, struct sv_qp *qp)
 void sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
 {
     if (len + SV_IPV4_UDP_HDRS > ep->link_mtu) {
-        sv_count(ep, SV_CNT_SENT_LINK_MTU_DROP);   /* a frame above the MTU never leaves */
+        /* a frame above the MTU never leaves */
+        sv_note(ep, SV_CNT_SENT_LINK_MTU_DROP, "%zu-byte packet exceeds link MTU %u", len + SV_IPV4_UDP_HDRS,
+                ep->link_mtu);
         return;
     }
     struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(SV_ROCE_UDP_PORT),
@@ -185,5 +187,6 @@ void sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf,
     if (n == (ssize_t)len)
         sv_count(ep, SV_CNT_SENT_PKTS);
     else
-        sv_count(ep, SV_CNT_SEND_ERR);   /* like a full TX ring: the transport will retry */
+        /* like a full TX ring: the transport will retry */
+        sv_note(ep, SV_CNT_SEND_ERR, "sendto: %s", n < 0 ? strerror(errno) : "short write");
 }
