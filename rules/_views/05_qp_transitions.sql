@@ -77,7 +77,7 @@ INSERT INTO qp_transition VALUES
     ('UD', 'ERR', 'ERR', [], []);
 
 -- The same table with the masks as numbers (IBV_QP_STATE is added to allowed_mask).
-CREATE VIEW qp_transition_mask AS
+CREATE TABLE qp_transition_mask AS
 SELECT t.qp_type, t.from_state, t.to_state, t.required, t.optional,
        coalesce((SELECT bit_or(value) FROM _value_name WHERE attr = 'attr_mask'
                  AND list_contains(t.required, replace(name, 'IBV_QP_', ''))), 0) AS required_mask,

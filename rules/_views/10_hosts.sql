@@ -5,9 +5,8 @@ SELECT h.host, h.folder, h.status,
        h.detail, h.format_version, h.events, h.last_seq,
        s.pid, s.tool_version, s.command_line, s.verbs_lib, s.scenario,
        s.wall_ns AS start_wall_ns,
-       (SELECT CASE WHEN bool_or(o.name IN ('--listen', 'listen')) THEN 'listen'
-                    WHEN bool_or(o.name IN ('--connect', 'connect')) THEN 'connect' END
-        FROM _override o WHERE o.host = h.host) AS role
+       CASE WHEN s.command_line LIKE '%--listen%' THEN 'listen'
+            WHEN s.command_line LIKE '%--connect%' THEN 'connect' END AS role
 FROM _host h
 LEFT JOIN _session s ON s.host = h.host;
 
@@ -25,7 +24,7 @@ CREATE VIEW ports AS SELECT * FROM _port;
 -- link-local (fe80::/10) or an IPv4-mapped address (::ffff:a.b.c.d).
 CREATE VIEW gids AS
 SELECT host, seq, port_num, gid_index, gid, gid_type,
-       replace(value_name('gid_type', gid_type), 'IBV_GID_TYPE_', '') AS gid_type_name,
+       replace(enum_gid_type(gid_type), 'IBV_GID_TYPE_', '') AS gid_type_name,
        lower(gid) LIKE 'fe8%' OR lower(gid) LIKE 'fe9%' OR lower(gid) LIKE 'fea%' OR lower(gid) LIKE 'feb%' AS link_local,
        lower(gid) LIKE '::ffff:%' AS ipv4_mapped
 FROM _gid;

@@ -15,7 +15,7 @@ CREATE TABLE _ctl AS
 SELECT c.host, c.seq, c.mono_ns, c.wall_ns, c.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, c.thread_id,
        v.name AS verb, c.handle, c.ret, c.errno, errno_name(c.errno) AS errno_name,
        _call_ok(v.name, c.ret) AS ok, c.duration_ns,
-       CASE WHEN v.name = 'ibv_create_qp' THEN c.out_qp_num ELSE q.qp_num END AS qp_num,
+       coalesce(c.in_qp_num, CASE WHEN v.name = 'ibv_create_qp' THEN c.out_qp_num END, q.qp_num) AS qp_num,
        COLUMNS('^(in|out)_')
 FROM _call c
 JOIN _verb v ON v.code = c.verb
@@ -26,7 +26,7 @@ ASOF LEFT JOIN _qp_handle q ON q.host = c.host AND q.handle = c.handle AND c.seq
 CREATE VIEW _dp_calls AS
 SELECT d.host, d.seq, d.mono_ns, d.wall_ns, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, d.thread_id,
        v.name AS verb, d.handle, d.ret, d.errno, errno_name(d.errno) AS errno_name,
-       _call_ok(v.name, d.ret) AS ok, d.duration_ns, q.qp_num,
+       _call_ok(v.name, d.ret) AS ok, d.duration_ns, coalesce(d.in_qp_num, q.qp_num) AS qp_num,
        COLUMNS('^(in|out)_')
 FROM _datapath d
 JOIN _verb v ON v.code = d.verb
@@ -75,7 +75,7 @@ WHERE verb IN ('ibv_post_send', 'ibv_post_recv', 'ibv_post_srq_recv');
 -- async_events: one row per asynchronous event.
 CREATE TABLE async_events AS
 SELECT a.host, a.seq, a.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, a.event_type,
-       replace(value_name('event_type', a.event_type), 'IBV_EVENT_', '') AS event_name,
+       replace(enum_event_type(a.event_type), 'IBV_EVENT_', '') AS event_name,
        a.element, CASE WHEN a.qp_num >= 0 THEN a.qp_num END AS qp_num
 FROM _async a LEFT JOIN host_clock_offset k USING (host);
 

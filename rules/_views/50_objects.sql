@@ -63,7 +63,7 @@ WHERE o.object_kind = 'cq' AND o.created;
 CREATE TABLE mrs AS
 SELECT o.host, o.handle, o.create_seq, o.destroy_seq,
        c.in_pd AS pd, c.in_addr AS addr, c.in_length AS length,
-       c.in_access AS access, flag_names('access', c.in_access) AS access_names,
+       c.in_access AS access, flags_access(c.in_access) AS access_names,
        c.out_lkey AS lkey, c.out_rkey AS rkey
 FROM objects o JOIN _ctl c ON c.host = o.host AND c.seq = o.create_seq
 WHERE o.object_kind = 'mr' AND o.created;

@@ -46,7 +46,7 @@ stated AS (
     FROM known k)
 SELECT s.host, s.qp_num, s.handle, s.seq, s.ts_ns, s.query_seq, s.ok, s.ret, s.errno, s.errno_name,
        p.qp_type, p.qp_type_name,
-       s.attr_mask, flag_names('attr_mask', s.attr_mask) AS mask_names,
+       s.attr_mask, flags_attr_mask(s.attr_mask) AS mask_names,
        s.from_state, qp_state_name(s.from_state) AS from_state_name,
        CASE WHEN (s.attr_mask & 1) <> 0 THEN s.req_qp_state ELSE s.from_state END AS to_state,
        qp_state_name(CASE WHEN (s.attr_mask & 1) <> 0 THEN s.req_qp_state ELSE s.from_state END) AS to_state_name,

@@ -3,10 +3,12 @@ package io.rdmatrace.analyzer.rule;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Struct;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,20 +47,23 @@ public final class RuleRunner {
     /** Binds the rule's SELECT against the current schema; empty when it fits the output contract. */
     public Optional<String> bindCheck(Rule rule) {
         try (PreparedStatement statement = connection.prepareStatement(rule.sql())) {
-            ResultSetMetaData meta = statement.getMetaData();
-            List<String> actual = new ArrayList<>();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                actual.add(meta.getColumnName(i) + " " + meta.getColumnTypeName(i));
-            }
-            List<String> expected = OUTPUT.stream().map(c -> c[0] + " " + c[1]).toList();
-            if (!actual.equals(expected)) {
-                return Optional.of("returns (" + String.join(", ", actual) + "); a rule must return ("
-                        + String.join(", ", expected) + ")");
-            }
-            return Optional.empty();
+            return unfit(statement.getMetaData());
         } catch (SQLException e) {
             return Optional.of(firstLine(e.getMessage()));
         }
+    }
+
+    private static Optional<String> unfit(ResultSetMetaData meta) throws SQLException {
+        List<String> actual = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            actual.add(meta.getColumnName(i) + " " + meta.getColumnTypeName(i));
+        }
+        List<String> expected = OUTPUT.stream().map(c -> c[0] + " " + c[1]).toList();
+        if (!actual.equals(expected)) {
+            return Optional.of("returns (" + String.join(", ", actual) + "); a rule must return ("
+                    + String.join(", ", expected) + ")");
+        }
+        return Optional.empty();
     }
 
     /** Runs every rule; each one's failure is contained in its own outcome. */
@@ -70,27 +75,38 @@ public final class RuleRunner {
         return outcomes;
     }
 
+    /**
+     * Prepares the rule once (planning is most of a rule's cost on small traces), checks its
+     * columns, runs it and reads the rows through jOOQ. DuckDB closes a statement after an
+     * error, so each rule gets its own.
+     */
     public RuleOutcome run(Rule rule) {
         long start = System.nanoTime();
-        Optional<String> unfit = bindCheck(rule);
-        if (unfit.isPresent()) {
-            return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), unfit.get()), System.nanoTime() - start);
-        }
-        // the newline before ')' keeps a trailing "-- comment" in the body from swallowing it
-        String ordered = "SELECT host, qp, evidence, message FROM (\n" + rule.sql()
-                + "\n) AS _rule ORDER BY host NULLS FIRST, qp NULLS FIRST, message";
-        try {
-            List<Finding> findings = new ArrayList<>();
-            for (Record row : sql.resultQuery(ordered).fetch()) {
-                findings.add(new Finding(rule.id(), rule.severity(), row.get(0, String.class), row.get(1, Long.class),
-                        evidence(row.get(2)), row.get(3, String.class)));
+        try (PreparedStatement statement = connection.prepareStatement(rule.sql())) {
+            Optional<String> unfit = unfit(statement.getMetaData());
+            if (unfit.isPresent()) {
+                return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), unfit.get()), System.nanoTime() - start);
             }
+            List<Finding> findings = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                for (Record row : sql.fetch(rows)) {
+                    findings.add(new Finding(rule.id(), rule.severity(), row.get(0, String.class), row.get(1, Long.class),
+                            evidence(row.get(2)), row.get(3, String.class)));
+                }
+            }
+            findings.sort(FINDING_ORDER);
             return new RuleOutcome(rule, findings, null, System.nanoTime() - start);
         } catch (DataAccessException | SQLException e) {
             return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), firstLine(e.getMessage())),
                     System.nanoTime() - start);
         }
     }
+
+    /** Rows in a stable order whatever the SQL's: host (capture-wide first), QP, message. */
+    private static final Comparator<Finding> FINDING_ORDER = Comparator
+            .comparing((Finding f) -> f.host() == null ? "" : f.host())
+            .thenComparing(f -> f.qp() == null ? -1L : f.qp())
+            .thenComparing(Finding::message);
 
     /** "rules/<id>.sql" for built-in rules, the path for user rules. */
     public static String fileOf(Rule rule) {

@@ -1,0 +1,94 @@
+-- Private helpers shared by several rules (names start with '_'; not part of the documented API).
+
+-- ' (injected by --opt value)' when host h ran with override opt, else ''.
+CREATE MACRO override_note(h, opt) AS
+    coalesce((SELECT ' (injected by ' || name || CASE WHEN value = '' THEN '' ELSE ' ' || value END || ')'
+              FROM _override o WHERE o.host = h AND o.name = opt LIMIT 1), '');
+
+-- _probe_calls: calls made inside scenario step TC02, the illegal-transition probe: their
+-- failures are the expected outcome, not a fault.
+CREATE TABLE _probe_calls AS
+WITH bounds AS (
+    SELECT host, seq AS start_seq,
+           (SELECT min(m2.seq) FROM _mark m2 WHERE m2.host = m.host AND m2.step = 'TC02'
+                   AND m2.verdict <> 'INFO' AND m2.seq > m.seq) AS end_seq
+    FROM _mark m WHERE step = 'TC02' AND verdict = 'INFO')
+SELECT c.host, c.seq
+FROM _ctl c JOIN bounds b ON b.host = c.host AND c.seq > b.start_seq AND (b.end_seq IS NULL OR c.seq < b.end_seq);
+
+-- _port_info: per host and port, the port attributes from the SESSION and from ibv_query_port
+-- calls (the SESSION wins); seq is the event that says so.
+CREATE TABLE _port_info AS
+SELECT host, port_num, arg_min(active_mtu, pri) AS active_mtu, arg_min(max_mtu, pri) AS max_mtu,
+       arg_min(link_layer, pri) AS link_layer, arg_min(pkey_tbl_len, pri) AS pkey_tbl_len,
+       arg_min(gid_tbl_len, pri) AS gid_tbl_len, arg_min(seq, pri) AS seq
+FROM (SELECT host, port_num, active_mtu, max_mtu, link_layer, pkey_tbl_len, gid_tbl_len, seq, 0 AS pri FROM _port
+      UNION ALL
+      SELECT host, in_port_num, out_active_mtu, out_max_mtu, out_link_layer, out_pkey_tbl_len, out_gid_tbl_len, seq, 1
+      FROM _ctl WHERE verb = 'ibv_query_port' AND ok)
+WHERE port_num IS NOT NULL
+GROUP BY host, port_num;
+
+-- _device_info: per host, device limits from the SESSION.
+CREATE TABLE _device_info AS
+SELECT host, any_value(seq) AS seq, any_value(phys_port_cnt) AS phys_port_cnt, any_value(max_qp_wr) AS max_qp_wr,
+       any_value(max_sge) AS max_sge, any_value(max_cqe) AS max_cqe
+FROM _device GROUP BY host;
+
+-- _advertised / _received: the PARAMS each host sent (its own QPN) and received (the peer's
+-- QPN), the last one per QPN.
+CREATE TABLE _advertised AS
+SELECT host, qp_num, max(seq) AS seq, arg_max(psn, seq) AS psn, arg_max(gid, seq) AS gid,
+       arg_max(gid_index, seq) AS gid_index, arg_max(path_mtu, seq) AS path_mtu, arg_max(rkey, seq) AS rkey,
+       arg_max(addr, seq) AS addr, arg_max(length, seq) AS length, arg_max(pkey_index, seq) AS pkey_index
+FROM _oob WHERE direction = 'SENT' AND oob_kind = 'PARAMS' GROUP BY host, qp_num;
+
+CREATE TABLE _received AS
+SELECT host, qp_num, max(seq) AS seq, arg_max(psn, seq) AS psn, arg_max(gid, seq) AS gid,
+       arg_max(path_mtu, seq) AS path_mtu, arg_max(rkey, seq) AS rkey
+FROM _oob WHERE direction = 'RECEIVED' AND oob_kind = 'PARAMS' GROUP BY host, qp_num;
+
+-- _pair: each QP with its peer and both ends' settings (peer columns prefixed p_).
+CREATE TABLE _pair AS
+SELECT q.pair_id, q.peer_host, q.peer_qp_num, q.peer_handle, s.*, p.*
+FROM qp_peers q
+JOIN qp_settings s ON s.host = q.host AND s.handle = q.handle
+JOIN (SELECT COLUMNS('(.*)') AS 'p_\1' FROM qp_settings) p ON p.p_host = q.peer_host AND p.p_handle = q.peer_handle;
+
+-- _send_posts: successful ibv_post_send calls per QP: the first one, and the first of each kind.
+CREATE TABLE _first_send AS
+SELECT host, qp_num,
+       min(seq) AS seq, min(ts_ns) AS ts_ns,
+       -- opcodes that consume a receive WQE at the peer: SEND(2), SEND_WITH_IMM(3), SEND_WITH_INV(9), RDMA_WRITE_WITH_IMM(1)
+       min(seq) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_seq,
+       min(ts_ns) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_ts_ns
+FROM posts WHERE queue = 'send' AND ok GROUP BY host, qp_num;
+
+-- _first_recv: the first successful ibv_post_recv per QP.
+CREATE TABLE _first_recv AS
+SELECT host, qp_num, min(seq) AS seq, min(ts_ns) AS ts_ns, count(*) AS posts
+FROM posts WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
+
+-- _qp_error: the first moment each QP was in error: a modify to ERR, or the first completion
+-- with an error status other than a flush.
+CREATE TABLE _qp_error AS
+SELECT host, qp_num, min(seq) AS seq, arg_min(what, seq) AS what
+FROM (SELECT host, qp_num, seq, 'ibv_modify_qp to ERR' AS what FROM qp_state_timeline WHERE ok AND to_state = 6
+      UNION ALL
+      SELECT host, qp_num, seq, 'completion ' || enum_wc_status(status)
+      FROM (SELECT host, qp_num, min(seq) AS seq, arg_min(status, seq) AS status FROM completions
+            WHERE status NOT IN (0, 5) GROUP BY host, qp_num))
+GROUP BY host, qp_num;
+
+-- _modify_check: each QP-state modify checked against the transition table for its QP type.
+CREATE TABLE _modify_check AS
+SELECT t.*,
+       m.qp_type IS NOT NULL AS legal,
+       m.required_mask, m.allowed_mask,
+       coalesce(m.required_mask & ~t.attr_mask, 0) AS missing_mask,
+       coalesce(t.attr_mask & ~m.allowed_mask, 0) AS forbidden_mask,
+       EXISTS (SELECT 1 FROM _probe_calls p WHERE p.host = t.host AND p.seq = t.seq) AS probe
+FROM qp_state_timeline t
+LEFT JOIN qp_transition_mask m ON m.qp_type = t.qp_type_name AND m.from_state = t.from_state_name
+                              AND m.to_state = t.to_state_name
+WHERE t.qp_type_name IN (SELECT DISTINCT qp_type FROM qp_transition);

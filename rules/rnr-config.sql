@@ -1,0 +1,35 @@
+-- id: rnr-config
+-- severity: warning
+-- title: Receiver-not-ready settings that stall or hide failures
+-- explanation: min_rnr_timer is how long a sender waits after an RNR NAK: code 0 means
+--   655.36 ms, the longest, not the shortest. rnr_retry 7 retries forever, so a receiver that
+--   never posts stalls the sender silently instead of failing; rnr_retry 0 gives up on the
+--   first RNR NAK. Flagged for 0/7 only when the trace shows RNR actually happened.
+-- fix: Use a small min_rnr_timer (e.g. 12 = 0.64 ms) and a bounded rnr_retry (e.g. 6), and
+--   post receives before the peer can send.
+WITH rnr_seen AS (
+    SELECT host, min(seq) AS seq, sum(delta) AS naks FROM counters
+    WHERE phase = 'END' AND lower(name) LIKE '%rnr%' AND delta > 0 GROUP BY host),
+rnr_failed AS (
+    SELECT host, qp_num, min(seq) AS seq FROM completions WHERE status = 13 GROUP BY host, qp_num)
+SELECT s.host, s.qp_num::BIGINT AS qp, [ev(s.host, s.min_rnr_timer_seq)] AS evidence,
+       s.host || ' QP ' || hex24(s.qp_num) || ' has min_rnr_timer 0: senders wait 655.36 ms after every RNR NAK'
+           || override_note(s.host, '--min-rnr-timer') AS message
+FROM qp_settings s
+WHERE s.min_rnr_timer = 0 AND coalesce(s.qp_type, 2) = 2
+UNION ALL
+SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.rnr_retry_seq), ev(coalesce(n.host, s.p_host), n.seq)],
+       s.host || ' QP ' || hex24(s.qp_num) || ' has rnr_retry 7 (retry forever) and ' || n.naks
+           || ' RNR NAK(s) were counted on ' || n.host || ': a receiver that falls behind stalls this sender instead of failing'
+FROM _pair s
+JOIN rnr_seen n ON n.host IN (s.host, s.p_host)
+WHERE s.rnr_retry = 7
+UNION ALL
+SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.rnr_retry_seq), ev(f.host, f.seq)],
+       s.host || ' QP ' || hex24(s.qp_num) || ' has rnr_retry ' || s.rnr_retry
+           || ' and its send failed with IBV_WC_RNR_RETRY_EXC_ERR: it gave up after '
+           || s.rnr_retry || ' RNR retr' || CASE WHEN s.rnr_retry = 1 THEN 'y' ELSE 'ies' END
+           || override_note(s.host, '--rnr-retry')
+FROM qp_settings s
+JOIN rnr_failed f ON f.host = s.host AND f.qp_num = s.qp_num
+WHERE s.rnr_retry < 7
