@@ -25,6 +25,22 @@ JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_NativeLoops_queryQp0(JNIEnv *env
     return now_ns() - t0;
 }
 
+JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_NativeLoops_reqNotify0(JNIEnv *env, jclass cls, jlong cq_handle,
+                                                                       jint iterations)
+{
+    struct ibv_cq *cq = check_handle(env, cq_handle, "completion queue");
+    if (cq == NULL) {
+        return -1;
+    }
+    int64_t t0 = now_ns();
+    for (jint i = 0; i < iterations; i++) {
+        if (ibv_req_notify_cq(cq, 0) != 0) {
+            return -1;
+        }
+    }
+    return now_ns() - t0;
+}
+
 JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_NativeLoops_pollEmpty0(JNIEnv *env, jclass cls, jlong cq_handle,
                                                                        jint iterations)
 {

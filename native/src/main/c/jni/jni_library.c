@@ -90,6 +90,16 @@ JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsConfigure0(JNIE
     return NULL;
 }
 
+JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsLastError0(JNIEnv *env, jclass cls, jlong lib)
+{
+    struct ibvwrap *w = check_lib(env, lib);
+    if (w == NULL || w->softverbs_last_error == NULL) {
+        return NULL;
+    }
+    const char *why = w->softverbs_last_error();
+    return why != NULL ? (*env)->NewStringUTF(env, why) : NULL;
+}
+
 JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_Verbs_getDeviceList0(JNIEnv *env, jclass cls, jlong lib, jlong io)
 {
     struct ibvwrap *w = check_lib(env, lib);

@@ -48,6 +48,10 @@ final class CallBuffer {
         return CallStatus.of(buffer.getLong(RET * 8), (int) buffer.getLong(ERRNO * 8), buffer.getLong(DURATION * 8));
     }
 
+    long ret() {
+        return buffer.getLong(RET * 8);
+    }
+
     long extra() {
         return buffer.getLong(EXTRA * 8);
     }

@@ -51,7 +51,9 @@ public final class CompletionChannel extends VerbsResource {
             queue.eventReceived();
             event = new CqEvent(queue);
         }
-        context.emit(new VerbCall.GetCqEvent(ch, cq, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.GetCqEvent(ch, cq, status));
+        }
         return Codec.outcome("ibv_get_cq_event", status.ok() ? Optional.ofNullable(event) : null, status);
     }
 

@@ -51,7 +51,9 @@ public final class CompletionQueue extends VerbsResource {
         CallBuffer io = CallBuffer.acquire(0);
         reqNotify0(cq, solicitedOnly, io.address());
         CallStatus status = io.status();
-        context.emit(new VerbCall.ReqNotifyCq(cq, solicitedOnly, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.ReqNotifyCq(cq, solicitedOnly, status));
+        }
         return status;
     }
 
@@ -75,7 +77,9 @@ public final class CompletionQueue extends VerbsResource {
         ackEvents0(context.lib(), cq, count, io.address());
         CallStatus status = io.status();
         unackedEvents.addAndGet(-count);
-        context.emit(new VerbCall.AckCqEvents(cq, count, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.AckCqEvents(cq, count, status));
+        }
         return status;
     }
 

@@ -60,6 +60,11 @@ public final class Context implements AutoCloseable {
         this.listener = listener;
     }
 
+    /** True when a listener is installed: callers build the {@link VerbCall} only then. */
+    boolean observed() {
+        return listener != null;
+    }
+
     void emit(VerbCall call) {
         VerbsListener l = listener;
         if (l != null) {
@@ -91,7 +96,9 @@ public final class Context implements AutoCloseable {
         String fw = queryDevice0(lib(), ctx, io.address());
         CallStatus status = io.status();
         DeviceAttr attr = status.ok() ? Codec.deviceAttr(io, fw) : null;
-        emit(new VerbCall.QueryDevice(ctx, attr, status));
+        if (observed()) {
+            emit(new VerbCall.QueryDevice(ctx, attr, status));
+        }
         return Codec.outcome("ibv_query_device", attr, status);
     }
 
@@ -105,7 +112,9 @@ public final class Context implements AutoCloseable {
         queryPort0(lib(), ctx, portNum, io.address());
         CallStatus status = io.status();
         PortAttr attr = status.ok() ? Codec.portAttr(io) : null;
-        emit(new VerbCall.QueryPort(ctx, portNum, attr, status));
+        if (observed()) {
+            emit(new VerbCall.QueryPort(ctx, portNum, attr, status));
+        }
         return Codec.outcome("ibv_query_port", attr, status);
     }
 
@@ -119,7 +128,9 @@ public final class Context implements AutoCloseable {
         queryGid0(lib(), ctx, portNum, index, io.address());
         CallStatus status = io.status();
         Gid gid = status.ok() ? Gid.of(io.getBytes16(Slots.GidEntry.GID_0.ordinal())) : null;
-        emit(new VerbCall.QueryGid(ctx, portNum, index, gid, status));
+        if (observed()) {
+            emit(new VerbCall.QueryGid(ctx, portNum, index, gid, status));
+        }
         return Codec.outcome("ibv_query_gid", gid, status);
     }
 
@@ -145,7 +156,9 @@ public final class Context implements AutoCloseable {
         queryGidEx0(lib(), ctx, portNum, index, io.address());
         CallStatus status = io.status();
         GidEntry entry = status.ok() ? Codec.gidEntry(io) : null;
-        emit(new VerbCall.QueryGidEx(ctx, portNum, index, entry, status));
+        if (observed()) {
+            emit(new VerbCall.QueryGidEx(ctx, portNum, index, entry, status));
+        }
         return Codec.outcome("ibv_query_gid_ex", entry, status);
     }
 
@@ -178,7 +191,9 @@ public final class Context implements AutoCloseable {
         queryPkey0(lib(), ctx, portNum, index, io.address());
         CallStatus status = io.status();
         int pkey = io.getInt(0);
-        emit(new VerbCall.QueryPkey(ctx, portNum, index, status.ok() ? pkey : 0, status));
+        if (observed()) {
+            emit(new VerbCall.QueryPkey(ctx, portNum, index, status.ok() ? pkey : 0, status));
+        }
         return Codec.outcome("ibv_query_pkey", status.ok() ? pkey : null, status);
     }
 
@@ -229,7 +244,9 @@ public final class Context implements AutoCloseable {
         CallBuffer io = CallBuffer.acquire(0);
         long pd = allocPd0(lib(), ctx, io.address());
         CallStatus status = io.status();
-        emit(new VerbCall.AllocPd(ctx, pd, status));
+        if (observed()) {
+            emit(new VerbCall.AllocPd(ctx, pd, status));
+        }
         return Codec.outcome("ibv_alloc_pd", pd != 0 ? new ProtectionDomain(this, pd, status) : null, status);
     }
 
@@ -243,7 +260,9 @@ public final class Context implements AutoCloseable {
         long ch = createCompChannel0(lib(), ctx, io.address());
         CallStatus status = io.status();
         int fd = io.getInt(0);
-        emit(new VerbCall.CreateCompChannel(ctx, ch, fd, status));
+        if (observed()) {
+            emit(new VerbCall.CreateCompChannel(ctx, ch, fd, status));
+        }
         return Codec.outcome("ibv_create_comp_channel",
                 ch != 0 ? new CompletionChannel(this, ch, fd, status) : null, status);
     }
@@ -265,7 +284,9 @@ public final class Context implements AutoCloseable {
         CallStatus status = io.status();
         int actual = io.getInt(0);
         CompletionQueue queue = cq != 0 ? new CompletionQueue(this, cq, actual, channel, status) : null;
-        emit(new VerbCall.CreateCq(ctx, cqe, ch, compVector, cq, actual, status));
+        if (observed()) {
+            emit(new VerbCall.CreateCq(ctx, cqe, ch, compVector, cq, actual, status));
+        }
         return Codec.outcome("ibv_create_cq", queue, status);
     }
 
@@ -282,7 +303,9 @@ public final class Context implements AutoCloseable {
         int got = getAsyncEvent0(lib(), ctx, Codec.timeoutMillis(timeout), io.address());
         CallStatus status = io.status();
         AsyncEvent event = got == 1 ? Codec.asyncEvent(io) : null;
-        emit(new VerbCall.GetAsyncEvent(ctx, event, status));
+        if (observed()) {
+            emit(new VerbCall.GetAsyncEvent(ctx, event, status));
+        }
         return Codec.outcome("ibv_get_async_event", status.ok() ? Optional.ofNullable(event) : null, status);
     }
 
@@ -298,7 +321,9 @@ public final class Context implements AutoCloseable {
             handle = 0;
             verbs.contextClosed();
         }
-        emit(new VerbCall.CloseDevice(ctx, status));
+        if (observed()) {
+            emit(new VerbCall.CloseDevice(ctx, status));
+        }
         return status;
     }
 

@@ -15,6 +15,21 @@ public final class NativeLoops {
         return total < 0 ? -1 : (double) total / iterations;
     }
 
+    /** ibv_req_notify_cq(cq, 0) (an inline data-path helper through ctx->ops), {@code iterations} times. */
+    public static double reqNotify(CompletionQueue cq, int iterations) {
+        long total = reqNotify0(cq.live("ibv_req_notify_cq"), iterations);
+        return total < 0 ? -1 : (double) total / iterations;
+    }
+
+    /**
+     * One ibv_query_qp through the same JNI entry point and call buffer as {@link QueuePair#query},
+     * without decoding the answer into records: the JNI crossing plus C-side timing alone.
+     * Returns the call's ret.
+     */
+    public static long queryQpUndecoded(QueuePair qp, QpAttrMask mask) {
+        return qp.queryUndecoded(mask);
+    }
+
     /** ibv_poll_cq of up to 16 entries on {@code cq}, {@code iterations} times (an empty CQ measures the call). */
     public static double pollCq(CompletionQueue cq, int iterations) {
         long total = pollEmpty0(cq.live("ibv_poll_cq"), iterations);
@@ -35,6 +50,8 @@ public final class NativeLoops {
     private static native long queryQp0(long lib, long qp, int mask, int iterations);
 
     private static native long pollEmpty0(long cq, int iterations);
+
+    private static native long reqNotify0(long cq, int iterations);
 
     private static native long sendPoll0(long qp, long cq, int opcode, long addr, int length, int lkey,
                                          long remoteAddr, int rkey, int iterations, long timeoutNanos);

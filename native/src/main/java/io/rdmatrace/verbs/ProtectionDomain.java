@@ -38,7 +38,9 @@ public final class ProtectionDomain extends VerbsResource {
         if (mr != 0) {
             region = new MemoryRegion(context, mr, status, memory, io.get(2), io.get(3), lkey, rkey, access);
         }
-        context.emit(new VerbCall.RegMr(pd, address, length, access, mr, lkey, rkey, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.RegMr(pd, address, length, access, mr, lkey, rkey, status));
+        }
         return Codec.outcome("ibv_reg_mr", region, status);
     }
 
@@ -62,7 +64,9 @@ public final class ProtectionDomain extends VerbsResource {
             qpNum = io.getInt(Slots.QpInit.QP_NUM.ordinal());
             pair = new QueuePair(context, qp, status, this, init, granted, qpNum);
         }
-        context.emit(new VerbCall.CreateQp(pd, init, qp, qpNum, granted, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.CreateQp(pd, init, qp, qpNum, granted, status));
+        }
         return Codec.outcome("ibv_create_qp", pair, status);
     }
 
@@ -76,7 +80,9 @@ public final class ProtectionDomain extends VerbsResource {
         Codec.writeAhAttr(io, 0, attr);
         long ah = createAh0(context.lib(), pd, io.address());
         CallStatus status = io.status();
-        context.emit(new VerbCall.CreateAh(pd, attr, ah, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.CreateAh(pd, attr, ah, status));
+        }
         return Codec.outcome("ibv_create_ah", ah != 0 ? new AddressHandle(context, ah, status, attr) : null, status);
     }
 

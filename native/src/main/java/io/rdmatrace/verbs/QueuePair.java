@@ -63,7 +63,9 @@ public final class QueuePair extends VerbsResource {
         Codec.writeQpAttr(io, attr);
         modify0(context.lib(), qp, mask.bits(), io.address());
         CallStatus status = io.status();
-        context.emit(new VerbCall.ModifyQp(qp, qpNum, attr, mask, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.ModifyQp(qp, qpNum, attr, mask, status));
+        }
         return status;
     }
 
@@ -91,8 +93,18 @@ public final class QueuePair extends VerbsResource {
                     io.get(QUERY_INIT_BASE + Slots.QpInit.SEND_CQ.ordinal()),
                     io.get(QUERY_INIT_BASE + Slots.QpInit.RECV_CQ.ordinal()));
         }
-        context.emit(new VerbCall.QueryQp(qp, qpNum, mask, result, status));
+        if (context.observed()) {
+            context.emit(new VerbCall.QueryQp(qp, qpNum, mask, result, status));
+        }
         return Codec.outcome("ibv_query_qp", result, status);
+    }
+
+    /** The query as {@link #tryQuery} makes it, minus decoding and listener (for {@link NativeLoops}). */
+    long queryUndecoded(QpAttrMask mask) {
+        long qp = live("ibv_query_qp");
+        CallBuffer io = CallBuffer.acquire(0);
+        query0(context.lib(), qp, mask.bits(), io.address());
+        return io.ret();
     }
 
     /** The state libibverbs caches in {@code qp->state} (updated by successful modifies). */

@@ -1,6 +1,7 @@
 package io.rdmatrace.verbs;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -142,6 +143,15 @@ public final class Verbs implements AutoCloseable {
         return status;
     }
 
+    /**
+     * softverbs' explanation of its last configuration or open failure on this thread (e.g. an
+     * address already bound by another process); empty on other libraries or when there is none.
+     */
+    public Optional<String> lastSoftverbsError() {
+        String why = softverbsLastError0(lib());
+        return why == null || why.isEmpty() ? Optional.empty() : Optional.of(why);
+    }
+
     long lib() {
         long h = lib;
         if (h == 0) {
@@ -190,4 +200,6 @@ public final class Verbs implements AutoCloseable {
     private static native String softverbsConfigure0(long lib, String spec, long io);
 
     private static native long getDeviceList0(long lib, long io);
+
+    private static native String softverbsLastError0(long lib);
 }

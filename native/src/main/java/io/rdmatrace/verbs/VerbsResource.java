@@ -67,7 +67,9 @@ public abstract sealed class VerbsResource implements AutoCloseable
             handle = 0;
             afterDestroy();
         }
-        context.emit(destroyRecord(h, status));
+        if (context.observed()) {
+            context.emit(destroyRecord(h, status));
+        }
         return status;
     }
 
