@@ -27,7 +27,7 @@ void sv_qp_arm_retrans(struct sv_qp *qp, uint64_t now)
     if (!t || qp->comp.retrans_at)
         return;
     qp->comp.retrans_at = now + t;
-    sv_ctx_wake(qp->ctx);
+    sv_ctx_timer_armed(qp->ctx, qp->comp.retrans_at);
 }
 
 static void restart_retrans(struct sv_qp *qp)
@@ -35,6 +35,8 @@ static void restart_retrans(struct sv_qp *qp)
     uint64_t t = sv_qp_timeout_ns(qp);
     bool outstanding = qp->comp.psn != qp->req.psn;
     qp->comp.retrans_at = (t && outstanding) ? sv_now_ns() + t : 0;
+    if (qp->comp.retrans_at)
+        sv_ctx_timer_armed(qp->ctx, qp->comp.retrans_at);
 }
 
 static void retry(struct sv_qp *qp)
@@ -191,7 +193,7 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
             qp->comp.rnr_left--;
         qp->comp.retrans_at = 0;
         qp->comp.rnr_at = sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull;
-        sv_ctx_wake(qp->ctx);
+        sv_ctx_timer_armed(qp->ctx, qp->comp.rnr_at);
         return;
     }
     if (syn == SV_NAK_PSN_SEQ_ERR) {

@@ -36,10 +36,13 @@ uint32_t sv_ctx_new_handle(struct sv_context *ctx)
     return ++ctx->next_handle;
 }
 
-void sv_ctx_wake(struct sv_context *ctx)
+void sv_ctx_timer_armed(struct sv_context *ctx, uint64_t when)
 {
+    uint64_t cur = atomic_load(&ctx->timer_hint);
+    while ((cur == 0 || when < cur) && !atomic_compare_exchange_weak(&ctx->timer_hint, &cur, when))
+        ;
     if (t_progress_ctx == ctx)
-        return;   /* it recomputes its deadline before it sleeps again */
+        return;   /* it reads the hint before it sleeps again */
     uint64_t one = 1;
     ssize_t n = write(ctx->wake_fd, &one, sizeof one);
     (void)n;      /* EAGAIN only when the counter is saturated: it is readable anyway */
@@ -75,6 +78,9 @@ static uint64_t run_timers(struct sv_context *ctx, uint64_t now)
     return next;
 }
 
+/* Receives datagrams and runs timers. `next` is the earliest known deadline: the QPs' timers
+ * are scanned only when it is due (or once a second when none is known, as a safety net), and
+ * arming a timer anywhere lowers it through ctx->timer_hint. */
 static void *progress_main(void *arg)
 {
     struct sv_context *ctx = arg;
@@ -99,7 +105,12 @@ static void *progress_main(void *arg)
         }
         if (n > 0 && (pfd[0].revents & POLLIN))
             sv_recv_drain(ctx->ep, SV_RECV_BUDGET);
-        next = run_timers(ctx, sv_now_ns());
+        uint64_t hint = atomic_exchange(&ctx->timer_hint, 0);
+        if (hint && (!next || hint < next))
+            next = hint;
+        now = sv_now_ns();
+        if ((next && now >= next) || (!next && n == 0))
+            next = run_timers(ctx, now);
     }
     return NULL;
 }

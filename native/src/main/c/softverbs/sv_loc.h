@@ -189,6 +189,7 @@ struct sv_context {
     int wake_fd;                 /* eventfd: re-evaluate timers now */
     pthread_t progress;
     atomic_bool stopping;
+    _Atomic uint64_t timer_hint;   /* earliest deadline armed since the last look, 0 = none */
     pthread_mutex_t obj_lock;    /* the lists below; taken before any QP lock */
     struct sv_qp *qps;
     struct sv_cq *cqs;
@@ -212,8 +213,9 @@ enum sv_event_obj { SV_EVOBJ_NONE, SV_EVOBJ_QP, SV_EVOBJ_CQ, SV_EVOBJ_SRQ, SV_EV
 /* Queues an async event for ibv_get_async_event (safe from any thread, never blocks). */
 void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type,
                         enum sv_event_obj kind, uint64_t uid);
-/* Tells the progress thread that a timer was armed (no-op when called from it). */
-void sv_ctx_wake(struct sv_context *ctx);
+/* A QP timer was armed for `when`: the progress thread sleeps no longer than that. Cheap: the
+ * thread rescans its QPs' timers only when one is due, not after every packet. */
+void sv_ctx_timer_armed(struct sv_context *ctx, uint64_t when);
 /* Waits until *done catches up with *reported (events acked), as ibv_destroy_* do; bounded
  * (SV_DESTROY_WAIT_MS) so a forgotten ack delays the destroy instead of hanging it forever. */
 #define SV_DESTROY_WAIT_MS 5000
