@@ -37,6 +37,8 @@ public final class Main implements Runnable {
     /** The verbs, in the order `rdmatrace --help` lists them. Add a verb here, nowhere else. */
     static List<Object> verbs() {
         return List.of(
+                new DemoCommand(),
+                new CaptureCommand(),
                 new DevicesCommand()
         );
     }

@@ -31,6 +31,17 @@ public final class Attrs {
         this.textValues = textValues;
     }
 
+    /**
+     * Wraps arrays already in ascending code order without copying (the decoder reads them in
+     * that order from disk). The caller gives up the arrays.
+     */
+    static Attrs ofSorted(Attr[] numAttrs, long[] numValues, Attr[] textAttrs, String[] textValues) {
+        if (numAttrs.length == 0 && textAttrs.length == 0) {
+            return EMPTY;
+        }
+        return new Attrs(numAttrs, numValues, textAttrs, textValues);
+    }
+
     public static Builder builder() {
         return new Builder();
     }

@@ -1,6 +1,8 @@
 package io.rdmatrace.trace;
 
-import net.openhft.chronicle.bytes.RandomDataInput;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * The 32-bit check value that ends every trace document: a multiply-xor hash over the document's
@@ -16,17 +18,18 @@ final class DocumentCheck {
 
     private static final long SEED = 0x243F6A8885A308D3L;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** The check value of the bytes at absolute offsets [from, to). */
-    static int compute(RandomDataInput bytes, long from, long to) {
+    /** The check value of {@code d[from, to)}. */
+    static int compute(byte[] d, int from, int to) {
         long h = SEED ^ (to - from);
-        long p = from;
+        int p = from;
         for (; p + 8 <= to; p += 8) {
-            h = mix(h, bytes.readLong(p));
+            h = mix(h, (long) LONG_LE.get(d, p));
         }
         long tail = 0;
         for (int shift = 0; p < to; p++, shift += 8) {
-            tail |= (long) bytes.readUnsignedByte(p) << shift;
+            tail |= (long) (d[p] & 0xFF) << shift;
         }
         h = mix(h, tail);
         return (int) (h ^ (h >>> 32));

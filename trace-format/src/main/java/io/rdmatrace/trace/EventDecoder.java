@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.openhft.chronicle.bytes.Bytes;
 
 /**
  * Decodes one trace document (the bytes between Chronicle's readPosition and readLimit) into a
@@ -19,6 +18,8 @@ final class EventDecoder {
     private final FormatVersion traceVersion;
     private final boolean newerMinor;
     private long skippedUnknownAttrs;
+    private final ByteSource source = new ByteSource();
+    private String lastThreadName = "";
 
     /** @param traceVersion the version from this trace's SESSION (same major as this build) */
     EventDecoder(FormatVersion traceVersion) {
@@ -32,67 +33,72 @@ final class EventDecoder {
     }
 
     /** The version prefix of a SESSION document, without decoding the rest; null if not a SESSION. */
-    static FormatVersion peekSessionVersion(Bytes<?> b) {
-        long p = b.readPosition();
-        if (b.readRemaining() < 1 + 4 + 4 + DocumentCheck.SIZE) {
+    static FormatVersion peekSessionVersion(byte[] d, int len) {
+        if (len < 1 + 4 + 4 + DocumentCheck.SIZE || (d[0] & 0xFF) != EventKind.SESSION.code()) {
             return null;
         }
-        if (b.readUnsignedByte(p) != EventKind.SESSION.code() || b.readInt(p + 1) != EventEncoder.SESSION_MAGIC) {
+        ByteSource in = new ByteSource();
+        in.wrap(d, 1, len);
+        if (in.i32() != EventEncoder.SESSION_MAGIC) {
             return null;
         }
-        return new FormatVersion(b.readUnsignedShort(p + 5), b.readUnsignedShort(p + 7));
+        return new FormatVersion(in.u16(), in.u16());
     }
 
-    TraceEvent decode(Bytes<?> b) {
-        long start = b.readPosition();
-        long end = b.readLimit();
-        if (end - start < 1 + DocumentCheck.SIZE) {
-            throw new CorruptDocumentException("document of " + (end - start) + " bytes is too short");
+    /** Decodes the document {@code d[0, len)}. */
+    TraceEvent decode(byte[] d, int len) {
+        if (len < 1 + DocumentCheck.SIZE) {
+            throw new CorruptDocumentException("document of " + len + " bytes is too short");
         }
-        int stored = b.readInt(end - DocumentCheck.SIZE);
-        int actual = DocumentCheck.compute(b, start, end - DocumentCheck.SIZE);
+        ByteSource b = source;
+        b.wrap(d, len - DocumentCheck.SIZE, len);
+        int stored = b.i32();
+        int actual = DocumentCheck.compute(d, 0, len - DocumentCheck.SIZE);
         if (stored != actual) {
             throw new CorruptDocumentException(String.format(
                     "check value mismatch (stored %08x, computed %08x): bytes changed after writing", stored, actual));
         }
-        b.readLimit(end - DocumentCheck.SIZE);
+        b.wrap(d, 0, len - DocumentCheck.SIZE);
+        TraceEvent e;
         try {
-            TraceEvent e = decodeBody(b);
-            if (b.readRemaining() > 0 && !newerMinor) {
-                throw new CorruptDocumentException(b.readRemaining() + " unexpected bytes after a " + e.kind()
-                        + " event of format " + traceVersion);
-            }
-            return e;
-        } finally {
-            b.readLimit(end);
-            b.readPosition(end);
+            e = decodeBody(b);
+        } catch (CorruptDocumentException x) {
+            throw x;
+        } catch (RuntimeException x) {
+            // e.g. a model constructor refusing a decoded value: still bad data, never a crash
+            throw new CorruptDocumentException("undecodable document: " + x);
         }
+        if (b.remaining() > 0 && !newerMinor) {
+            throw new CorruptDocumentException(b.remaining() + " unexpected bytes after a " + e.kind()
+                    + " event of format " + traceVersion);
+        }
+        return e;
     }
 
-    private TraceEvent decodeBody(Bytes<?> b) {
-        int kindCode = u8(b);
+    private TraceEvent decodeBody(ByteSource b) {
+        int kindCode = b.u8();
         EventKind kind = EventKind.byCode(kindCode);
         if (kind == null) {
             throw new CorruptDocumentException("unknown event kind byte " + kindCode);
         }
         FormatVersion version = null;
         if (kind == EventKind.SESSION) {
-            if (readInt(b) != EventEncoder.SESSION_MAGIC) {
+            if (b.i32() != EventEncoder.SESSION_MAGIC) {
                 throw new CorruptDocumentException("SESSION without the RDMT magic");
             }
-            version = new FormatVersion(readU16(b), readU16(b));
+            version = new FormatVersion(b.u16(), b.u16());
         }
-        EventHeader h = new EventHeader(stop(b), readLong(b), readLong(b), stop(b), stop(b), text(b));
+        EventHeader h = new EventHeader(b.stop(), b.i64(), b.i64(), b.stop(), b.stop(), threadName(b));
         switch (kind) {
             case SESSION:
                 return new SessionEvent(h, version, session(b));
             case CALL:
                 return call(h, b);
             case COMPLETION:
-                return new CompletionEvent(h, stop(b), new Wc(stop(b), int32(b), int32(b), stop(b), stop(b), stop(b),
-                        int32(b), int32(b), int32(b), int32(b), int32(b), int32(b), int32(b)));
+                return new CompletionEvent(h, b.stop(), new Wc(b.stop(), b.stopInt(), b.stopInt(), b.stop(), b.stop(), b.stop(),
+                        b.stopInt(), b.stopInt(), b.stopInt(), b.stopInt(), b.stopInt(), b.stopInt(), b.stopInt()));
             case ASYNC_EVENT:
-                return new AsyncEvent(h, int32(b), stop(b), int32(b));
+                return new AsyncEvent(h, b.stopInt(), b.stop(), b.stopInt());
             case OOB:
                 return oob(h, b);
             case MARK:
@@ -100,37 +106,37 @@ final class EventDecoder {
             case COUNTERS:
                 return counters(h, b);
             case END:
-                return new EndEvent(h, stop(b));
+                return new EndEvent(h, b.stop());
             default:
                 throw new CorruptDocumentException("unhandled kind " + kind);
         }
     }
 
-    private CallEvent call(EventHeader h, Bytes<?> b) {
-        int code = int32(b);
+    private CallEvent call(EventHeader h, ByteSource b) {
+        int code = b.stopInt();
         Verb verb = Verb.byCode(code);
         if (verb == null) {
             throw new CorruptDocumentException("unknown verb code " + code);
         }
-        long handle = stop(b);
-        int ret = int32(b);
-        int errno = int32(b);
-        long duration = stop(b);
+        long handle = b.stop();
+        int ret = b.stopInt();
+        int errno = b.stopInt();
+        long duration = b.stop();
         Attrs in = attrs(b);
         Attrs out = attrs(b);
         return new CallEvent(h, verb, handle, ret, errno, duration, in, out);
     }
 
-    private SessionInfo session(Bytes<?> b) {
-        String tool = text(b);
-        String host = text(b);
-        String cmd = text(b);
-        String lib = text(b);
-        String scenario = text(b);
+    private SessionInfo session(ByteSource b) {
+        String tool = b.utf8();
+        String host = b.utf8();
+        String cmd = b.utf8();
+        String lib = b.utf8();
+        String scenario = b.utf8();
         int n = count(b, "overrides");
         Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            overrides.put(text(b), text(b));
+            overrides.put(b.utf8(), b.utf8());
         }
         Attrs device = attrs(b);
         int np = count(b, "ports");
@@ -141,19 +147,19 @@ final class EventDecoder {
         int ng = count(b, "gids");
         List<GidEntry> gids = new ArrayList<>(ng);
         for (int i = 0; i < ng; i++) {
-            gids.add(new GidEntry(int32(b), int32(b), text(b), int32(b)));
+            gids.add(new GidEntry(b.stopInt(), b.stopInt(), b.utf8(), b.stopInt()));
         }
         return new SessionInfo(tool, host, cmd, lib, scenario, overrides, device, ports, gids);
     }
 
-    private OobEvent oob(EventHeader h, Bytes<?> b) {
-        int d = u8(b);
+    private OobEvent oob(EventHeader h, ByteSource b) {
+        int d = b.u8();
         OobEvent.Direction dir = OobEvent.Direction.byCode(d);
         if (dir == null) {
             throw new CorruptDocumentException("unknown OOB direction " + d);
         }
-        String peer = text(b);
-        int k = u8(b);
+        String peer = b.utf8();
+        int k = b.u8();
         OobEvent.Kind kind = OobEvent.Kind.byCode(k);
         if (kind == null) {
             throw new CorruptDocumentException("unknown OOB kind " + k);
@@ -161,19 +167,19 @@ final class EventDecoder {
         return new OobEvent(h, dir, peer, kind, attrs(b));
     }
 
-    private MarkEvent mark(EventHeader h, Bytes<?> b) {
-        String step = text(b);
-        int v = u8(b);
+    private MarkEvent mark(EventHeader h, ByteSource b) {
+        String step = b.utf8();
+        int v = b.u8();
         MarkEvent.Verdict verdict = MarkEvent.Verdict.byCode(v);
         if (verdict == null) {
             throw new CorruptDocumentException("unknown MARK verdict " + v);
         }
-        return new MarkEvent(h, step, verdict, text(b));
+        return new MarkEvent(h, step, verdict, b.utf8());
     }
 
-    private CountersEvent counters(EventHeader h, Bytes<?> b) {
-        String device = text(b);
-        int p = u8(b);
+    private CountersEvent counters(EventHeader h, ByteSource b) {
+        String device = b.utf8();
+        int p = b.u8();
         CountersEvent.Phase phase = CountersEvent.Phase.byCode(p);
         if (phase == null) {
             throw new CorruptDocumentException("unknown COUNTERS phase " + p);
@@ -181,39 +187,68 @@ final class EventDecoder {
         int n = count(b, "counters");
         List<CountersEvent.Counter> list = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            list.add(new CountersEvent.Counter(text(b), stop(b)));
+            list.add(new CountersEvent.Counter(b.utf8(), b.stop()));
         }
         return new CountersEvent(h, device, phase, list);
     }
 
-    private Attrs attrs(Bytes<?> b) {
+    private static final Attr[] NO_ATTRS = new Attr[0];
+    private static final long[] NO_LONGS = new long[0];
+    private static final String[] NO_STRINGS = new String[0];
+
+    /** Reads an attribute set straight into exact-size arrays: codes are ascending on disk. */
+    private Attrs attrs(ByteSource b) {
         int n = count(b, "attributes");
-        int t;
-        Attrs.Builder builder = null;
+        Attr[] na = n == 0 ? NO_ATTRS : new Attr[n];
+        long[] nv = n == 0 ? NO_LONGS : new long[n];
+        int kept = 0;
+        int prevCode = 0;
         for (int i = 0; i < n; i++) {
-            Attr a = attr(b, false);
-            long v = stop(b);
+            long code = b.stop();
+            prevCode = ascending(prevCode, code);
+            Attr a = attr(code, false);
+            long v = b.stop();
             if (a != null) {
-                builder = builder != null ? builder : Attrs.builder();
-                builder.put(a, v);
+                na[kept] = a;
+                nv[kept++] = v;
             }
         }
-        t = count(b, "text attributes");
+        if (kept < n) {
+            na = java.util.Arrays.copyOf(na, kept);
+            nv = java.util.Arrays.copyOf(nv, kept);
+        }
+        int t = count(b, "text attributes");
+        Attr[] ta = t == 0 ? NO_ATTRS : new Attr[t];
+        String[] tv = t == 0 ? NO_STRINGS : new String[t];
+        kept = 0;
+        prevCode = 0;
         for (int i = 0; i < t; i++) {
-            Attr a = attr(b, true);
-            String v = text(b);
+            long code = b.stop();
+            prevCode = ascending(prevCode, code);
+            Attr a = attr(code, true);
+            String v = b.utf8();
             if (a != null) {
-                builder = builder != null ? builder : Attrs.builder();
-                builder.put(a, v);
+                ta[kept] = a;
+                tv[kept++] = v;
             }
         }
-        return builder == null ? Attrs.EMPTY : builder.build();
+        if (kept < t) {
+            ta = java.util.Arrays.copyOf(ta, kept);
+            tv = java.util.Arrays.copyOf(tv, kept);
+        }
+        return Attrs.ofSorted(na, nv, ta, tv);
+    }
+
+    private static int ascending(int prevCode, long code) {
+        if (code <= prevCode || code > 0xFFFF) {
+            throw new CorruptDocumentException("attribute code " + code + " out of order or range (after " + prevCode + ")");
+        }
+        return (int) code;
     }
 
     /** The attribute for the next code, or null when a newer minor version added it (skipped). */
-    private Attr attr(Bytes<?> b, boolean text) {
-        long code = stop(b);
-        Attr a = code > 0 && code <= 0xFFFF ? Attr.byCode((int) code) : null;
+    private Attr attr(long code, boolean text) {
+        Attr a = Attr.byCode((int) code);
         if (a == null) {
             if (newerMinor) {
                 skippedUnknownAttrs++;
@@ -228,71 +263,20 @@ final class EventDecoder {
         return a;
     }
 
-    // --- bounds-checked primitives: a corrupt length must end in a clear reason, never a hang
-
-    private static int u8(Bytes<?> b) {
-        need(b, 1);
-        return b.readUnsignedByte();
-    }
-
-    private static int readU16(Bytes<?> b) {
-        need(b, 2);
-        return b.readUnsignedShort();
-    }
-
-    private static int readInt(Bytes<?> b) {
-        need(b, 4);
-        return b.readInt();
-    }
-
-    private static long readLong(Bytes<?> b) {
-        need(b, 8);
-        return b.readLong();
-    }
-
-    private static long stop(Bytes<?> b) {
-        need(b, 1);
-        try {
-            return b.readStopBit();
-        } catch (RuntimeException e) {
-            throw new CorruptDocumentException("bad variable-length number: " + e.getMessage());
-        }
-    }
-
-    private static int int32(Bytes<?> b) {
-        long v = stop(b);
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw new CorruptDocumentException("value " + v + " does not fit a 32-bit field");
-        }
-        return (int) v;
-    }
-
-    private static int count(Bytes<?> b, String what) {
-        long n = stop(b);
-        if (n < 0 || n > MAX_COUNT || n > b.readRemaining()) {
+    private static int count(ByteSource b, String what) {
+        long n = b.stop();
+        if (n < 0 || n > MAX_COUNT || n > b.remaining()) {
             throw new CorruptDocumentException("implausible number of " + what + ": " + n);
         }
         return (int) n;
     }
 
-    private static String text(Bytes<?> b) {
-        need(b, 1);
-        long p = b.readPosition();
-        String s;
-        try {
-            s = b.readUtf8();
-        } catch (RuntimeException e) {
-            throw new CorruptDocumentException("bad string at offset " + p + ": " + e.getMessage());
+    /** Thread names repeat in almost every event: reuse the previous String when the bytes are the same. */
+    private String threadName(ByteSource b) {
+        if (b.skipIfAsciiEquals(lastThreadName)) {
+            return lastThreadName;
         }
-        if (s == null) {
-            throw new CorruptDocumentException("null string at offset " + p);
-        }
-        return s;
-    }
-
-    private static void need(Bytes<?> b, int n) {
-        if (b.readRemaining() < n) {
-            throw new CorruptDocumentException("document ends early (needs " + n + " more bytes)");
-        }
+        lastThreadName = b.utf8();
+        return lastThreadName;
     }
 }

@@ -2,12 +2,11 @@ package io.rdmatrace.trace;
 
 import java.util.List;
 import java.util.Map;
-import net.openhft.chronicle.bytes.Bytes;
 
 /**
- * Writes the fields of one trace document into Chronicle {@link Bytes} (layout in FORMAT.md):
- * kind byte, [SESSION: magic + version], common header, payload, check value. Stateless; the
- * writer calls it inside {@code writingDocument()}.
+ * Encodes the fields of one trace document (layout in FORMAT.md): kind byte, [SESSION: magic +
+ * version], common header, payload, check value. Stateless; the writer encodes into its
+ * {@link ByteSink} and copies the result into a Chronicle document.
  */
 final class EventEncoder {
 
@@ -17,138 +16,138 @@ final class EventEncoder {
     /** "RDMT" read as a little-endian int: the first bytes after the kind byte of a SESSION. */
     static final int SESSION_MAGIC = 'R' | 'D' << 8 | 'M' << 16 | 'T' << 24;
 
-    static void kind(Bytes<?> b, EventKind kind) {
-        b.writeUnsignedByte(kind.code());
+    static void kind(ByteSink b, EventKind kind) {
+        b.u8(kind.code());
     }
 
-    static void sessionPrefix(Bytes<?> b, FormatVersion v) {
-        b.writeInt(SESSION_MAGIC);
-        b.writeUnsignedShort(v.major());
-        b.writeUnsignedShort(v.minor());
+    static void sessionPrefix(ByteSink b, FormatVersion v) {
+        b.i32(SESSION_MAGIC);
+        b.u16(v.major());
+        b.u16(v.minor());
     }
 
-    static void header(Bytes<?> b, long seq, long monoNanos, long wallNanos, long pid, long threadId,
+    static void header(ByteSink b, long seq, long monoNanos, long wallNanos, long pid, long threadId,
                        String threadName) {
-        b.writeStopBit(seq);
-        b.writeLong(monoNanos);
-        b.writeLong(wallNanos);
-        b.writeStopBit(pid);
-        b.writeStopBit(threadId);
-        b.writeUtf8(threadName);
+        b.stop(seq);
+        b.i64(monoNanos);
+        b.i64(wallNanos);
+        b.stop(pid);
+        b.stop(threadId);
+        b.utf8(threadName);
     }
 
-    static void header(Bytes<?> b, EventHeader h) {
+    static void header(ByteSink b, EventHeader h) {
         header(b, h.seq(), h.monoNanos(), h.wallNanos(), h.pid(), h.threadId(), h.threadName());
     }
 
     /** Appends the check value over everything written since {@code start}. */
-    static void seal(Bytes<?> b, long start) {
-        b.writeInt(DocumentCheck.compute(b, start, b.writePosition()));
+    static void seal(ByteSink b, int start) {
+        b.i32(DocumentCheck.compute(b.array(), start, b.length()));
     }
 
-    static void attrs(Bytes<?> b, Attrs a) {
+    static void attrs(ByteSink b, Attrs a) {
         int n = a.size();
-        b.writeStopBit(n);
+        b.stop(n);
         for (int i = 0; i < n; i++) {
-            b.writeStopBit(a.attr(i).code());
-            b.writeStopBit(a.value(i));
+            b.stop(a.attr(i).code());
+            b.stop(a.value(i));
         }
         int t = a.textSize();
-        b.writeStopBit(t);
+        b.stop(t);
         for (int i = 0; i < t; i++) {
-            b.writeStopBit(a.textAttr(i).code());
-            b.writeUtf8(a.text(i));
+            b.stop(a.textAttr(i).code());
+            b.utf8(a.text(i));
         }
     }
 
-    static void session(Bytes<?> b, SessionInfo s) {
-        b.writeUtf8(s.toolVersion());
-        b.writeUtf8(s.hostId());
-        b.writeUtf8(s.commandLine());
-        b.writeUtf8(s.verbsLib());
-        b.writeUtf8(s.scenario());
-        b.writeStopBit(s.overrides().size());
+    static void session(ByteSink b, SessionInfo s) {
+        b.utf8(s.toolVersion());
+        b.utf8(s.hostId());
+        b.utf8(s.commandLine());
+        b.utf8(s.verbsLib());
+        b.utf8(s.scenario());
+        b.stop(s.overrides().size());
         for (Map.Entry<String, String> e : s.overrides().entrySet()) {
-            b.writeUtf8(e.getKey());
-            b.writeUtf8(e.getValue());
+            b.utf8(e.getKey());
+            b.utf8(e.getValue());
         }
         attrs(b, s.device());
-        b.writeStopBit(s.ports().size());
+        b.stop(s.ports().size());
         for (Attrs port : s.ports()) {
             attrs(b, port);
         }
-        b.writeStopBit(s.gids().size());
+        b.stop(s.gids().size());
         for (GidEntry g : s.gids()) {
-            b.writeStopBit(g.portNum());
-            b.writeStopBit(g.index());
-            b.writeUtf8(g.gid());
-            b.writeStopBit(g.type());
+            b.stop(g.portNum());
+            b.stop(g.index());
+            b.utf8(g.gid());
+            b.stop(g.type());
         }
     }
 
-    static void call(Bytes<?> b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
-        b.writeStopBit(verb.code());
-        b.writeStopBit(handle);
-        b.writeStopBit(ret);
-        b.writeStopBit(errno);
-        b.writeStopBit(durationNanos);
+    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+        b.stop(verb.code());
+        b.stop(handle);
+        b.stop(ret);
+        b.stop(errno);
+        b.stop(durationNanos);
         attrs(b, in);
         attrs(b, out);
     }
 
-    static void completion(Bytes<?> b, long cq, Wc wc) {
-        b.writeStopBit(cq);
-        b.writeStopBit(wc.wrId());
-        b.writeStopBit(wc.status());
-        b.writeStopBit(wc.opcode());
-        b.writeStopBit(wc.vendorErr());
-        b.writeStopBit(wc.byteLen());
-        b.writeStopBit(wc.immData());
-        b.writeStopBit(wc.qpNum());
-        b.writeStopBit(wc.srcQp());
-        b.writeStopBit(wc.wcFlags());
-        b.writeStopBit(wc.pkeyIndex());
-        b.writeStopBit(wc.slid());
-        b.writeStopBit(wc.sl());
-        b.writeStopBit(wc.dlidPathBits());
+    static void completion(ByteSink b, long cq, Wc wc) {
+        b.stop(cq);
+        b.stop(wc.wrId());
+        b.stop(wc.status());
+        b.stop(wc.opcode());
+        b.stop(wc.vendorErr());
+        b.stop(wc.byteLen());
+        b.stop(wc.immData());
+        b.stop(wc.qpNum());
+        b.stop(wc.srcQp());
+        b.stop(wc.wcFlags());
+        b.stop(wc.pkeyIndex());
+        b.stop(wc.slid());
+        b.stop(wc.sl());
+        b.stop(wc.dlidPathBits());
     }
 
-    static void async(Bytes<?> b, int eventType, long element, int qpNum) {
-        b.writeStopBit(eventType);
-        b.writeStopBit(element);
-        b.writeStopBit(qpNum);
+    static void async(ByteSink b, int eventType, long element, int qpNum) {
+        b.stop(eventType);
+        b.stop(element);
+        b.stop(qpNum);
     }
 
-    static void oob(Bytes<?> b, OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
-        b.writeUnsignedByte(direction.code());
-        b.writeUtf8(peer);
-        b.writeUnsignedByte(kind.code());
+    static void oob(ByteSink b, OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
+        b.u8(direction.code());
+        b.utf8(peer);
+        b.u8(kind.code());
         attrs(b, attrs);
     }
 
-    static void mark(Bytes<?> b, String step, MarkEvent.Verdict verdict, String text) {
-        b.writeUtf8(step);
-        b.writeUnsignedByte(verdict.code());
-        b.writeUtf8(text);
+    static void mark(ByteSink b, String step, MarkEvent.Verdict verdict, String text) {
+        b.utf8(step);
+        b.u8(verdict.code());
+        b.utf8(text);
     }
 
-    static void counters(Bytes<?> b, String device, CountersEvent.Phase phase, List<CountersEvent.Counter> counters) {
-        b.writeUtf8(device);
-        b.writeUnsignedByte(phase.code());
-        b.writeStopBit(counters.size());
+    static void counters(ByteSink b, String device, CountersEvent.Phase phase, List<CountersEvent.Counter> counters) {
+        b.utf8(device);
+        b.u8(phase.code());
+        b.stop(counters.size());
         for (CountersEvent.Counter c : counters) {
-            b.writeUtf8(c.name());
-            b.writeStopBit(c.value());
+            b.utf8(c.name());
+            b.stop(c.value());
         }
     }
 
-    static void end(Bytes<?> b, long eventCount) {
-        b.writeStopBit(eventCount);
+    static void end(ByteSink b, long eventCount) {
+        b.stop(eventCount);
     }
 
     /** Writes a whole event as it is, header included (for copies such as a redacted export). */
-    static void event(Bytes<?> b, TraceEvent e) {
-        long start = b.writePosition();
+    static void event(ByteSink b, TraceEvent e) {
+        int start = b.length();
         kind(b, e.kind());
         if (e instanceof SessionEvent s) {
             sessionPrefix(b, s.formatVersion());

@@ -30,11 +30,16 @@ import net.openhft.chronicle.wire.DocumentContext;
  */
 public final class TraceReader implements AutoCloseable {
 
+    /** Documents beyond this size are corruption (a SESSION with a large GID table is a few KB). */
+    private static final long MAX_DOCUMENT = 64L << 20;
+
     private final Path folder;
     private final SingleChronicleQueue queue;
     private final ExcerptTailer tailer;
     private final SessionEvent session;
     private final EventDecoder decoder;
+    /** Reused copy of the current document: decoding a plain array avoids per-byte Chronicle checks. */
+    private byte[] buffer = new byte[4096];
     private boolean sessionReturned;
     private boolean endSeen;
     private long eventsRead;
@@ -127,7 +132,8 @@ public final class TraceReader implements AutoCloseable {
             if (endSeen) {
                 return corrupt(index, "a document follows the END event");
             }
-            TraceEvent e = decoder.decode(dc.wire().bytes());
+            int length = copyDocument(dc.wire().bytes()); // may replace buffer: call before reading the field
+            TraceEvent e = decoder.decode(buffer, length);
             if (e.seq() != expectedSeq) {
                 return corrupt(index, "sequence gap: expected seq " + expectedSeq + ", found " + e.seq());
             }
@@ -243,6 +249,19 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** Copies the current document into {@link #buffer} (one bulk read) and returns its length. */
+    private int copyDocument(Bytes<?> b) {
+        long n = b.readRemaining();
+        if (n > MAX_DOCUMENT) {
+            throw new CorruptDocumentException("document of " + n + " bytes is larger than any trace event");
+        }
+        if (n > buffer.length) {
+            buffer = new byte[(int) Math.max(n, buffer.length * 2L)];
+        }
+        b.read(buffer, 0, (int) n);
+        return (int) n;
+    }
+
     private Path currentFile() {
         try {
             File f = tailer.currentFile();
@@ -296,7 +315,14 @@ public final class TraceReader implements AutoCloseable {
                         + ": the queue holds no event; the capture stopped before writing its SESSION");
             }
             Bytes<?> b = dc.wire().bytes();
-            FormatVersion v = EventDecoder.peekSessionVersion(b);
+            long size = b.readRemaining();
+            if (size > MAX_DOCUMENT) {
+                throw new TraceException(TraceException.Problem.NOT_A_TRACE, dir,
+                        dir + ": first document of " + size + " bytes is not an rdmatrace SESSION");
+            }
+            byte[] doc = new byte[(int) size];
+            b.read(doc, 0, doc.length);
+            FormatVersion v = EventDecoder.peekSessionVersion(doc, doc.length);
             if (v == null) {
                 throw new TraceException(TraceException.Problem.NOT_A_TRACE, dir, dir
                         + ": a Chronicle Queue, but not an rdmatrace trace (its first document is not a SESSION)");
@@ -308,7 +334,7 @@ public final class TraceReader implements AutoCloseable {
                         ? "; use a newer rdmatrace" : "; use the rdmatrace that wrote it"));
             }
             try {
-                TraceEvent e = new EventDecoder(v).decode(b);
+                TraceEvent e = new EventDecoder(v).decode(doc, doc.length);
                 if (e.seq() != 0) {
                     throw new CorruptDocumentException("SESSION has seq " + e.seq() + ", expected 0");
                 }

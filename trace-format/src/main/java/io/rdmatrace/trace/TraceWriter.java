@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -31,6 +30,7 @@ public final class TraceWriter implements AutoCloseable {
     private final long pid = ProcessHandle.current().pid();
     private final long monoAtStart;
     private final long wallAtStart;
+    private final ByteSink sink = new ByteSink(512);
     private long nextSeq;
     private boolean closed;
 
@@ -102,21 +102,13 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private synchronized void writeSession(SessionInfo session) {
-        DocumentContext dc = appender.writingDocument();
-        try {
-            Bytes<?> b = dc.wire().bytes();
-            long start = b.writePosition();
-            EventEncoder.kind(b, EventKind.SESSION);
-            EventEncoder.sessionPrefix(b, FormatVersion.CURRENT);
-            writeHeader(b);
-            EventEncoder.session(b, session);
-            EventEncoder.seal(b, start);
-        } catch (RuntimeException | Error e) {
-            dc.rollbackOnClose();
-            dc.close();
-            throw e;
-        }
-        dc.close();
+        sink.reset();
+        EventEncoder.kind(sink, EventKind.SESSION);
+        EventEncoder.sessionPrefix(sink, FormatVersion.CURRENT);
+        writeHeader(sink);
+        EventEncoder.session(sink, session);
+        EventEncoder.seal(sink, 0);
+        writeDocument();
         nextSeq++;
     }
 
@@ -205,31 +197,36 @@ public final class TraceWriter implements AutoCloseable {
 
     /** Writes the payload of one event between its kind+header and its check value. */
     private interface Payload {
-        void write(Bytes<?> b);
+        void write(ByteSink b);
     }
 
     private long append(EventKind kind, Payload payload) {
         if (closed) {
             throw new IllegalStateException("trace writer for " + folder + " is closed");
         }
+        sink.reset();
+        EventEncoder.kind(sink, kind);
+        writeHeader(sink);
+        payload.write(sink);
+        EventEncoder.seal(sink, 0);
+        writeDocument();
+        return nextSeq++;
+    }
+
+    /** Copies the encoded event into one Chronicle document in a single bulk write. */
+    private void writeDocument() {
         DocumentContext dc = appender.writingDocument();
         try {
-            Bytes<?> b = dc.wire().bytes();
-            long start = b.writePosition();
-            EventEncoder.kind(b, kind);
-            writeHeader(b);
-            payload.write(b);
-            EventEncoder.seal(b, start);
+            dc.wire().bytes().write(sink.array(), 0, sink.length());
         } catch (RuntimeException | Error e) {
             dc.rollbackOnClose(); // never leave half an event in the queue
             dc.close();
             throw e;
         }
         dc.close();
-        return nextSeq++;
     }
 
-    private void writeHeader(Bytes<?> b) {
+    private void writeHeader(ByteSink b) {
         long mono = System.nanoTime();
         Thread t = Thread.currentThread();
         EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, t.getId(), t.getName());

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -131,12 +130,13 @@ class BadTraceTest {
         Path dir = out.resolve("future");
         try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender();
              DocumentContext dc = a.writingDocument()) {
-            Bytes<?> b = dc.wire().bytes();
-            long start = b.writePosition();
+            ByteSink b = new ByteSink(64);
+            int start = 0;
             EventEncoder.kind(b, EventKind.SESSION);
             EventEncoder.sessionPrefix(b, new FormatVersion(2, 3));
-            b.write("a layout this build does not know".getBytes(StandardCharsets.UTF_8));
+            b.utf8("a layout this build does not know");
             EventEncoder.seal(b, start);
+            dc.wire().bytes().write(b.array(), 0, b.length());
         }
         TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
         assertThat(e.problem()).isEqualTo(TraceException.Problem.UNSUPPORTED_VERSION);
@@ -149,30 +149,32 @@ class BadTraceTest {
         FormatVersion v = new FormatVersion(FormatVersion.FORMAT_MAJOR, FormatVersion.FORMAT_MINOR + 1);
         try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
             try (DocumentContext dc = a.writingDocument()) {
-                Bytes<?> b = dc.wire().bytes();
-                long start = b.writePosition();
+                ByteSink b = new ByteSink(64);
+                int start = 0;
                 EventEncoder.kind(b, EventKind.SESSION);
                 EventEncoder.sessionPrefix(b, v);
                 EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
                 EventEncoder.session(b, EdgeFixture.session("newer-minor"));
-                b.writeStopBit(12345); // a field added by the newer minor
+                b.stop(12345); // a field added by the newer minor
                 EventEncoder.seal(b, start);
+                dc.wire().bytes().write(b.array(), 0, b.length());
             }
             try (DocumentContext dc = a.writingDocument()) {
-                Bytes<?> b = dc.wire().bytes();
-                long start = b.writePosition();
+                ByteSink b = new ByteSink(64);
+                int start = 0;
                 EventEncoder.kind(b, EventKind.CALL);
                 EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
-                b.writeStopBit(Verb.IBV_MODIFY_QP.code()).writeStopBit(0x10).writeStopBit(0).writeStopBit(0)
-                        .writeStopBit(77);
-                b.writeStopBit(2); // in: a known and an unknown numeric attr
-                b.writeStopBit(Attr.QP_STATE.code()).writeStopBit(3);
-                b.writeStopBit(60_000).writeStopBit(42);
-                b.writeStopBit(1); // one unknown text attr
-                b.writeStopBit(60_001).writeUtf8("new");
+                b.stop(Verb.IBV_MODIFY_QP.code()).stop(0x10).stop(0).stop(0)
+                        .stop(77);
+                b.stop(2); // in: a known and an unknown numeric attr
+                b.stop(Attr.QP_STATE.code()).stop(3);
+                b.stop(60_000).stop(42);
+                b.stop(1); // one unknown text attr
+                b.stop(60_001).utf8("new");
                 EventEncoder.attrs(b, Attrs.EMPTY);
-                b.writeUtf8("trailing field of a newer minor");
+                b.utf8("trailing field of a newer minor");
                 EventEncoder.seal(b, start);
+                dc.wire().bytes().write(b.array(), 0, b.length());
             }
         }
         TraceReader.Result r;
@@ -197,22 +199,24 @@ class BadTraceTest {
         Path dir = out.resolve("trailing");
         try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
             try (DocumentContext dc = a.writingDocument()) {
-                Bytes<?> b = dc.wire().bytes();
-                long start = b.writePosition();
+                ByteSink b = new ByteSink(64);
+                int start = 0;
                 EventEncoder.kind(b, EventKind.SESSION);
                 EventEncoder.sessionPrefix(b, FormatVersion.CURRENT);
                 EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
                 EventEncoder.session(b, EdgeFixture.session("trailing"));
                 EventEncoder.seal(b, start);
+                dc.wire().bytes().write(b.array(), 0, b.length());
             }
             try (DocumentContext dc = a.writingDocument()) {
-                Bytes<?> b = dc.wire().bytes();
-                long start = b.writePosition();
+                ByteSink b = new ByteSink(64);
+                int start = 0;
                 EventEncoder.kind(b, EventKind.END);
                 EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
                 EventEncoder.end(b, 1);
-                b.writeLong(99);
+                b.i64(99);
                 EventEncoder.seal(b, start);
+                dc.wire().bytes().write(b.array(), 0, b.length());
             }
         }
         TraceReader.Result r = TraceReader.readAll(dir);

@@ -31,7 +31,7 @@ class RoundTripTest {
         long after = epochNanos();
 
         TraceReader.Result r = TraceReader.readAll(out.resolve("host-a"));
-        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+        assertThat(r.outcome().status()).as(r.outcome().detail()).isEqualTo(ReadOutcome.Status.CLEAN);
         assertThat(r.outcome().eventsRead()).isEqualTo(templates.size() + 2);
         List<TraceEvent> events = r.events();
         assertThat(events).hasSize(templates.size() + 2);

@@ -203,6 +203,11 @@ public final class OobChannel implements AutoCloseable {
         return receiveFrame(Deadline.after(settings.messageWait()), waitingFor);
     }
 
+    /** Same, waiting at most {@code wait} (e.g. a short look for the peer's last word). */
+    public OobMessage receive(String waitingFor, java.time.Duration wait) throws OobException {
+        return receiveFrame(Deadline.after(wait), waitingFor);
+    }
+
     private OobMessage receiveFrame(Deadline deadline, String waitingFor) throws OobException {
         OobFrame.Raw raw = OobFrame.read(socket, in, deadline, waitingFor);
         if (raw.type() == OobMessage.Error.TYPE && !raw.hasMac()) {
@@ -226,7 +231,7 @@ public final class OobChannel implements AutoCloseable {
         }
         observer.received(remote, m);
         if (m instanceof OobMessage.Error e) {
-            throw new OobException(OobException.Kind.PEER_ERROR, "peer gave up: " + e.text());
+            throw new OobException(OobException.Kind.PEER_ERROR, e.text());
         }
         return m;
     }
@@ -234,8 +239,7 @@ public final class OobChannel implements AutoCloseable {
     private OobException peerError(OobMessage m, OobFrame.Raw raw) {
         OobMessage.Error e = (OobMessage.Error) m;
         observer.received(remote, e);
-        return new OobException(OobException.Kind.PEER_ERROR, "peer gave up: " + e.text()
-                + (mac != null ? " (unauthenticated message)" : ""));
+        return new OobException(OobException.Kind.PEER_ERROR, e.text() + (mac != null ? " (unauthenticated message)" : ""));
     }
 
     /** Receives the next message and insists on its type. */

@@ -53,6 +53,11 @@ public final class OobException extends IOException {
         return kind;
     }
 
+    /** The message without the "oob kind:" prefix. */
+    public String detail() {
+        return super.getMessage();
+    }
+
     @Override
     public String getMessage() {
         return "oob " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + super.getMessage();

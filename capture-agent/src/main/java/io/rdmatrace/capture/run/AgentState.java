@@ -31,8 +31,12 @@ final class AgentState implements AutoCloseable {
     final OobServer server;
     ProtectionDomain pd;
     OobChannel channel;
-    /** True once an ERROR was sent to or received from the peer: no DONE exchange after that. */
-    boolean peerAborted;
+    /** Set when the link cannot be used any more (the peer gave up, or it spoke garbage). */
+    boolean linkDead;
+    /** What the peer said when it gave up (its ERROR), or null. */
+    String peerGaveUp;
+    /** True once this agent sent the peer an ERROR: no DONE exchange after that. */
+    boolean weGaveUp;
 
     AgentState(CaptureConfig config, Context context, PortAttr port, int gidIndex, Gid localGid, Recorder recorder,
                OobServer server) {
@@ -44,8 +48,10 @@ final class AgentState implements AutoCloseable {
         this.recorder = recorder;
         this.server = server;
         boolean ud = config.workload().qpType() == io.rdmatrace.capture.config.QpType.UD;
+        // SENDs alternate between two receive slots; WRITE/READ use one (see QpSlot)
+        int recvSlots = config.workload().op() == io.rdmatrace.capture.config.Op.SEND ? Math.min(2, config.workload().iterations()) : 1;
         for (int i = 0; i < config.workload().qps(); i++) {
-            slots.add(new QpSlot(i, config.workload().size(), ud));
+            slots.add(new QpSlot(i, config.workload().size(), ud, recvSlots));
         }
     }
 

@@ -128,9 +128,9 @@ public final class CaptureAgent {
 
     private static String peerMissing(AgentState state) {
         if (state.channel == null) {
-            return "never connected";
+            return state.linkDead ? "no usable connection (see the failed step)" : "never connected";
         }
-        return state.peerAborted ? "gave up (see the failed step)" : "did not report";
+        return state.weGaveUp ? "no verdict (this host gave up first)" : "did not report a verdict";
     }
 
     /** The SESSION's overrides: the role first, then every option given explicitly, then derived choices. */

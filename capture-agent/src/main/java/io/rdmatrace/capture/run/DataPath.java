@@ -31,7 +31,7 @@ final class DataPath {
         QueuePair qp = StepExecutor.requireQp(slot, "post_recv");
         requireMr(slot, "post_recv");
         for (int k = 0; k < count; k++) {
-            s.recvBatch.clear().add(slot.recvsPosted).sge(slot.mr, slot.recvOffset, slot.recvLength);
+            s.recvBatch.clear().add(slot.recvsPosted).sge(slot.mr, slot.recvOffset(slot.recvsPosted), slot.recvLength);
             qp.postRecv(s.recvBatch);
             CallStatus st = s.recvBatch.status();
             String why = Expectations.outcome(e, st, StepExecutor.qpTag(slot) + "ibv_post_recv #" + (k + 1) + " of " + count);
@@ -65,15 +65,15 @@ final class DataPath {
             case WRITE -> {
                 requirePeer(slot, "an RDMA WRITE");
                 Pattern.fill(slot.memory.buffer(), slot.sendOffset, size, s.role(), slot.index, iter);
-                // into the second half of the peer's advertised buffer (its receive half)
+                // into the start of the peer's advertised buffer: its receive slot 0
                 b.add(StepExecutor.sendWrId(iter), WrOpcode.RDMA_WRITE, signaled).sge(slot.mr, slot.sendOffset, size)
-                        .rdma(slot.peer.mrAddr() + slot.peer.mrLength() / 2, slot.peer.rkey());
+                        .rdma(slot.peer.mrAddr(), slot.peer.rkey());
             }
             case READ -> {
                 requirePeer(slot, "an RDMA READ");
-                // from the first half of the peer's buffer (its send half) into our receive half
-                b.add(StepExecutor.sendWrId(iter), WrOpcode.RDMA_READ, signaled).sge(slot.mr, slot.recvOffset, size)
-                        .rdma(slot.peer.mrAddr(), slot.peer.rkey());
+                // from the end of the peer's buffer (its send area) into our receive slot 0
+                b.add(StepExecutor.sendWrId(iter), WrOpcode.RDMA_READ, signaled).sge(slot.mr, slot.recvOffset(0), size)
+                        .rdma(slot.peer.mrAddr() + slot.peer.mrLength() - size, slot.peer.rkey());
             }
         }
         qp.postSend(b);
@@ -93,19 +93,17 @@ final class DataPath {
         StepExecutor.requireQp(slot, "poll");
         CompletionBatch batch = s.completions;
         long deadline = System.nanoTime() + s.config.cqWait().toNanos();
-        int gotSends = 0;
-        int gotRecvs = 0;
         int empty = 0;
         int expectedStatus = e.wcStatus() != null ? e.wcStatus() : WcStatus.SUCCESS.value();
         try {
-            while (gotSends < sends || gotRecvs < recvs) {
+            while (slot.sendsCompleted - slot.sendsClaimed < sends || slot.recvsCompleted - slot.recvsClaimed < recvs) {
                 int n = slot.cq.poll(batch);
                 if (n < 0) {
                     return StepOutcome.fail(StepExecutor.qpTag(slot) + "ibv_poll_cq failed: " + batch.status().describe());
                 }
                 if (n == 0) {
                     if (System.nanoTime() - deadline >= 0) {
-                        return StepOutcome.fail(timeoutText(slot, sends, recvs, gotSends, gotRecvs));
+                        return StepOutcome.fail(timeoutText(slot, sends, recvs));
                     }
                     if (++empty > SPIN_POLLS) {
                         LockSupport.parkNanos(BACKOFF_NANOS);
@@ -117,12 +115,10 @@ final class DataPath {
                     boolean send = StepExecutor.isSendWrId(batch.wrId(i));
                     int status = batch.statusValue(i);
                     if (send) {
-                        gotSends++;
                         slot.sendsCompleted++;
                     } else {
-                        gotRecvs++;
                         slot.recvsCompleted++;
-                        slot.lastRecvBytes = batch.byteLen(i);
+                        slot.recvBytes[slot.recvOffset(batch.wrId(i)) / slot.recvLength] = batch.byteLen(i);
                     }
                     if (status != expectedStatus) {
                         return StepOutcome.fail(StepExecutor.qpTag(slot) + (send ? "send" : "receive") + " completion "
@@ -135,13 +131,17 @@ final class DataPath {
                     }
                 }
             }
+            slot.sendsClaimed += sends;
+            slot.recvsClaimed += recvs;
             return StepOutcome.OK;
         } finally {
             s.recorder.flushEmptyPolls();
         }
     }
 
-    private String timeoutText(QpSlot slot, int sends, int recvs, int gotSends, int gotRecvs) {
+    private String timeoutText(QpSlot slot, int sends, int recvs) {
+        int gotSends = Math.min(sends, slot.sendsCompleted - slot.sendsClaimed);
+        int gotRecvs = Math.min(recvs, slot.recvsCompleted - slot.recvsClaimed);
         StringBuilder sb = new StringBuilder(StepExecutor.qpTag(slot)).append("no completion within ")
                 .append(s.config.cqWait().toMillis()).append(" ms: waited for ");
         if (sends > 0) {
@@ -162,23 +162,33 @@ final class DataPath {
         requireMr(slot, "check_pattern");
         int size = s.config.workload().size();
         boolean ud = s.config.workload().qpType() == QpType.UD;
-        int offset = slot.recvOffset + (op == Op.SEND && ud ? QpSlot.UD_GRH_BYTES : 0);
+        int base = slot.recvOffset(op == Op.SEND ? iter : 0);
+        int offset = base + (op == Op.SEND && ud ? QpSlot.UD_GRH_BYTES : 0);
         OobRole sender = s.role().peer();
         int iteration = op == Op.READ ? 0 : iter;
         ByteBuffer buf = slot.memory.buffer();
         if (op == Op.SEND) {
             int expectBytes = size + (ud ? QpSlot.UD_GRH_BYTES : 0);
-            if (slot.lastRecvBytes != expectBytes) {
-                return StepOutcome.fail(StepExecutor.qpTag(slot) + "receive completion byte_len " + slot.lastRecvBytes
-                        + ", expected " + expectBytes);
+            int got = slot.recvBytes[base / slot.recvLength];
+            if (got != expectBytes) {
+                return StepOutcome.fail(StepExecutor.qpTag(slot) + "receive completion byte_len " + got
+                        + ", expected " + expectBytes + (got > 0 && got < expectBytes ? " (truncated?)" : ""));
             }
         }
         int bad = Pattern.firstMismatch(buf, offset, size, sender, slot.index, iteration);
-        int got = bad >= 0 ? buf.get(offset + bad) & 0xff : 0;
-        Pattern.clear(buf, slot.recvOffset, slot.recvLength);
+        if (bad >= 0 && op == Op.WRITE) {
+            // UC acknowledges nothing: the peer's WRITE may still be on the wire when its "written" arrives
+            long deadline = System.nanoTime() + s.config.cqWait().toNanos();
+            while (bad >= 0 && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                bad = Pattern.firstMismatch(buf, offset, size, sender, slot.index, iteration);
+            }
+        }
+        int actual = bad >= 0 ? buf.get(offset + bad) & 0xff : 0;
+        Pattern.clear(buf, base, slot.recvLength);
         if (bad >= 0) {
             return StepOutcome.fail(String.format("%sdata differs from the peer's pattern at byte %d of %d (got 0x%02x, expected 0x%02x)",
-                    StepExecutor.qpTag(slot), bad, size, got, Pattern.at(sender, slot.index, iteration, bad) & 0xff));
+                    StepExecutor.qpTag(slot), bad, size, actual, Pattern.at(sender, slot.index, iteration, bad) & 0xff));
         }
         return StepOutcome.OK;
     }

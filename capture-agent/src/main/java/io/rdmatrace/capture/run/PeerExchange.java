@@ -13,6 +13,7 @@ import java.util.List;
 
 /** The scenario's side of the out-of-band link: open it on first use, exchange, barriers, and the end. */
 final class PeerExchange {
+    private static final java.time.Duration LAST_WORD_WAIT = java.time.Duration.ofSeconds(2);
     private final AgentState s;
 
     PeerExchange(AgentState s) {
@@ -27,10 +28,18 @@ final class PeerExchange {
     /** The channel, connecting or accepting first if needed. */
     OobChannel channel() throws OobException {
         if (s.channel == null) {
-            if (s.role() == OobRole.LISTEN) {
-                s.channel = s.server.accept(settings(), s.recorder);
-            } else {
-                s.channel = OobChannel.connect(OobEndpoint.parseConnect(s.config.link().endpoint()), settings(), s.recorder);
+            if (s.linkDead) {
+                throw new OobException(OobException.Kind.CONNECT_FAILED, "the peer link already failed");
+            }
+            try {
+                if (s.role() == OobRole.LISTEN) {
+                    s.channel = s.server.accept(settings(), s.recorder);
+                } else {
+                    s.channel = OobChannel.connect(OobEndpoint.parseConnect(s.config.link().endpoint()), settings(), s.recorder);
+                }
+            } catch (OobException e) {
+                s.linkDead = true; // one attempt per capture: do not wait for the peer a second time
+                throw e;
             }
         }
         return s.channel;
@@ -66,10 +75,13 @@ final class PeerExchange {
 
     private StepOutcome failed(OobException e) {
         switch (e.kind()) {
-            case PEER_ERROR -> s.peerAborted = true;
+            case PEER_ERROR -> {
+                s.peerGaveUp = e.detail();
+                s.linkDead = true;
+            }
             case BAD_MAGIC, BAD_VERSION, OVERSIZED, MALFORMED, AUTH_REQUIRED, AUTH_FAILED, TRUNCATED, UNEXPECTED, MISMATCH -> {
                 s.recorder.invalid(s.channel != null ? s.channel.remote() : s.config.link().endpoint(), e);
-                s.peerAborted = true; // the link is unusable: do not wait for a DONE on it
+                s.linkDead = true; // the link is unusable: do not wait for a DONE on it
             }
             default -> {
                 // timeouts and closed connections: the peer may still read an ERROR from us
@@ -80,26 +92,37 @@ final class PeerExchange {
 
     /** Tells the peer we stop (so its waits end now, not at their timeout); opens the link if needed. */
     void abort(String why) {
-        if (s.peerAborted) {
+        if (s.linkDead || s.weGaveUp) {
             return;
         }
         try {
             channel().sendError(s.config.hostId() + " gave up: " + why);
+            s.weGaveUp = true;
         } catch (OobException e) {
-            // no peer to tell: it will time out on its own
+            s.linkDead = true; // no peer to tell: it will time out on its own
         }
-        s.peerAborted = true;
     }
 
-    /** Exchanges the final verdicts; returns the peer's, or null when there is no usable link. */
+    /**
+     * Exchanges the final verdicts and returns the peer's: its DONE, or a failing one carrying what it
+     * said when it gave up; null when it said nothing usable (never connected, vanished, silent).
+     */
     OobMessage.Done finish(boolean passed, String text) {
-        if (s.channel == null || s.peerAborted) {
+        if (s.peerGaveUp != null) {
+            return new OobMessage.Done(false, s.peerGaveUp);
+        }
+        if (s.channel == null || s.linkDead) {
             return null;
         }
         try {
+            if (s.weGaveUp) {
+                // the peer may have given up first and said why: take a short look
+                OobMessage last = s.channel.receive("the peer's last word", LAST_WORD_WAIT);
+                return last instanceof OobMessage.Done d ? d : null;
+            }
             return s.channel.exchangeDone(passed, text);
         } catch (OobException e) {
-            return new OobMessage.Done(false, e.getMessage());
+            return e.kind() == OobException.Kind.PEER_ERROR ? new OobMessage.Done(false, e.detail()) : null;
         }
     }
 }

@@ -110,7 +110,7 @@ final class StepExecutor {
         if (slot.memory == null) {
             slot.memory = NativeMemory.allocate(slot.bufferBytes());
             // what the peer reads with --op read; sends and writes refill it per iteration
-            Pattern.fill(slot.memory.buffer(), slot.sendOffset, s.config.workload().size(), s.role(), slot.index, 0);
+            Pattern.fill(slot.memory.buffer(), slot.sendOffset, slot.sendLength, s.role(), slot.index, 0);
         }
         Outcome<MemoryRegion> o = pd.tryRegMr(slot.memory, 0, slot.memory.size(), access);
         if (o instanceof Outcome.Ok<MemoryRegion> ok) {

@@ -91,6 +91,10 @@ public final class BringUpScenario {
             steps.add(Step.of(new Action.Barrier("written")));
         }
         steps.add(Step.of(new Action.CheckPattern(opValue)));
+        if (op == Op.WRITE) {
+            // and the next iteration's WRITE must not land before this one was checked
+            steps.add(Step.of(new Action.Barrier("checked")));
+        }
         String title = op.label() + " each way with pattern check" + (postRecv == PostRecvTiming.NEVER ? " (no receives posted)" : "");
         return new TestCase("TC04", title, true, false, Value.ref("iterations"), steps);
     }

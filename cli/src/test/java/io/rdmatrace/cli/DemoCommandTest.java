@@ -1,0 +1,52 @@
+package io.rdmatrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmatrace.trace.TraceReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `rdmatrace demo`: two real processes on softverbs, a clean capture, and care with existing folders. */
+class DemoCommandTest {
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void demo_capturesBothHostsCleanly(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("trace");
+        Run r = run("demo", "--out", out.toString(), "--no-analyze");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("[hostA]").contains("[hostB]").contains("hostA exit 0, hostB exit 0");
+        for (String host : new String[] {"hostA", "hostB"}) {
+            TraceReader.Result t = TraceReader.readAll(out.resolve(host));
+            assertThat(t.outcome().isClean()).isTrue();
+            assertThat(t.session().hostId()).isEqualTo(host);
+        }
+        // a second demo refuses to overwrite without --replace
+        Run again = run("demo", "--out", out.toString(), "--no-analyze");
+        assertThat(again.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(again.err()).contains("already exists").contains("--replace");
+    }
+
+    @Test
+    void replace_neverDeletesFilesThatAreNotATrace(@TempDir Path out) throws Exception {
+        Files.createDirectories(out.resolve("hostA"));
+        Files.writeString(out.resolve("hostA/notes.txt"), "mine");
+        Run r = run("demo", "--out", out.toString(), "--replace", "--no-analyze");
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).contains("notes.txt").contains("not deleting");
+        assertThat(out.resolve("hostA/notes.txt")).exists();
+    }
+}
