@@ -1,0 +1,203 @@
+package io.rdmatrace.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.Analyzer;
+import io.rdmatrace.analyzer.Severity;
+import io.rdmatrace.analyzer.load.HostLoad;
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.report.ReportFormat;
+import io.rdmatrace.analyzer.report.ReportOptions;
+import io.rdmatrace.analyzer.rule.Rule;
+import io.rdmatrace.analyzer.rule.RuleCatalog;
+import io.rdmatrace.analyzer.rule.RuleProblem;
+import io.rdmatrace.analyzer.rule.RuleSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * `rdmatrace analyze FOLDER...`: loads every host trace under the folders into DuckDB, runs the
+ * SQL rules (built-in rules/*.sql plus --rules DIR) and reports the findings.
+ */
+@Command(name = "analyze",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {"Load the traces of every host under FOLDER (or FOLDER itself when it is one host's trace)",
+                "into an embedded DuckDB, correlate the two ends of each connection and run the SQL rules. Each",
+                "finding names the host, the QP, the evidence events (host#seq) and the fix.",
+                "Exit 0 when no finding is at or above --fail-on, 1 when one is, 2 on a usage error or a folder",
+                "with no trace in it. Unreadable or truncated host folders are reported and the rest is analysed."},
+        footer = {"", "Example usage:",
+                "  rdmatrace analyze trace/",
+                "  rdmatrace analyze --format markdown -o findings.md hostA-trace/ hostB-trace/",
+                "  rdmatrace analyze --format junit -o analyze.xml --fail-on warning trace/",
+                "  rdmatrace analyze --rules my-rules/ --db trace.duckdb trace/     (then: duckdb trace.duckdb)",
+                "  rdmatrace analyze --list-rules --verbose"})
+final class AnalyzeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..*", paramLabel = "FOLDER", description = "Trace folders (a capture's --out, or one host folder).")
+    List<Path> folders = new ArrayList<>();
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text, json, markdown or junit (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report to FILE instead of standard output.")
+    Path output;
+
+    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
+            description = "Exit 1 when a finding is at or above: error, warning, info or never (default: ${DEFAULT-VALUE}).")
+    String failOn;
+
+    @Option(names = "--rules", paramLabel = "DIR", description = "A folder of extra rule files (*.sql); repeatable.")
+    List<Path> ruleFolders = new ArrayList<>();
+
+    @Option(names = "--db", paramLabel = "FILE", description = "Keep the DuckDB database in FILE (must not exist) instead of memory.")
+    Path db;
+
+    @Option(names = "--list-rules", description = "List the rules (id, severity, title) and exit.")
+    boolean listRules;
+
+    @Option(names = "--verbose", description = "Also show each rule's explanation and SQL, and per-rule timings.")
+    boolean verbose;
+
+    @Override
+    public Integer call() throws SQLException, IOException {
+        ReportFormat reportFormat = parseFormat();
+        Severity threshold = parseFailOn();
+        RuleSet rules = RuleCatalog.load(ruleFolders);
+        if (listRules) {
+            return listRules(rules);
+        }
+        if (folders.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Missing required parameter: 'FOLDER' (or use --list-rules)");
+        }
+        for (Path folder : folders) {
+            if (!Files.exists(folder)) {
+                throw new EnvironmentException(folder + ": no such folder");
+            }
+        }
+        try (AnalysisDatabase database = open()) {
+            LoadReport load = database.load(folders);
+            if (!load.anyReadable() && load.hosts().stream().noneMatch(h -> !h.status().equals("IGNORED"))) {
+                throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
+                        ? List.of(folders + ": no host trace found") : load.rootProblems()));
+            }
+            warnAboutInputs(load);
+            database.finishLoading();
+            AnalysisResult result = Analyzer.analyze(database, load, rules);
+            for (RuleProblem problem : result.ruleProblems()) {
+                err().println(prefix() + "rule not run: " + problem);
+            }
+            write(result, new ReportOptions(verbose, threshold));
+            return threshold != null && result.countAtLeast(threshold) > 0 ? ExitCode.FAILURE : ExitCode.OK;
+        }
+    }
+
+    private AnalysisDatabase open() throws SQLException {
+        if (db == null) {
+            return AnalysisDatabase.inMemory();
+        }
+        try {
+            return AnalysisDatabase.inFile(db);
+        } catch (IllegalArgumentException e) {
+            throw new EnvironmentException(e.getMessage(), e);
+        }
+    }
+
+    /** Folders that could not be (fully) read are named on stderr; the report repeats them as findings. */
+    private void warnAboutInputs(LoadReport load) {
+        for (String problem : load.rootProblems()) {
+            err().println(prefix() + problem);
+        }
+        for (HostLoad host : load.hosts()) {
+            if (!host.status().equals("CLEAN")) {
+                err().println(prefix() + host.detail());
+            }
+        }
+    }
+
+    private void write(AnalysisResult result, ReportOptions options) throws IOException {
+        if (output == null) {
+            reportFormat().writer().write(result, options, spec.commandLine().getOut());
+            return;
+        }
+        StringWriter text = new StringWriter();
+        reportFormat().writer().write(result, options, new PrintWriter(text));
+        Files.writeString(output, text.toString(), StandardCharsets.UTF_8);
+        spec.commandLine().getOut().printf("%s%d error(s), %d warning(s), %d info; report written to %s%n", prefix(),
+                result.count(Severity.ERROR), result.count(Severity.WARNING), result.count(Severity.INFO), output);
+    }
+
+    private int listRules(RuleSet rules) {
+        PrintWriter out = spec.commandLine().getOut();
+        for (Rule rule : rules.rules()) {
+            out.printf("%-30s %-8s %s%n", rule.id(), rule.severity().label(), rule.title());
+            if (verbose) {
+                out.println("    origin: " + rule.origin());
+                out.println("    " + rule.explanation().replace("\n", "\n    "));
+                out.println("    fix: " + rule.fix().replace("\n", "\n    "));
+                out.println("      " + rule.sql().replace("\n", "\n      "));
+                out.println();
+            }
+        }
+        for (RuleProblem problem : rules.problems()) {
+            err().println(prefix() + "rule not loaded: " + problem);
+        }
+        return ExitCode.OK;
+    }
+
+    private ReportFormat parseFormat() {
+        try {
+            return ReportFormat.valueOf(format.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--format': '" + format + "' (expected text, json, markdown or junit)");
+        }
+    }
+
+    private ReportFormat reportFormat() {
+        return parseFormat();
+    }
+
+    /** The --fail-on threshold; null for "never". */
+    private Severity parseFailOn() {
+        if (failOn.equalsIgnoreCase("never")) {
+            return null;
+        }
+        try {
+            return Severity.parse(failOn);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--fail-on': '" + failOn + "' (expected error, warning, info or never)");
+        }
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    private String prefix() {
+        return ErrorHandlers.prefix(spec.commandLine()) + ": ";
+    }
+}
