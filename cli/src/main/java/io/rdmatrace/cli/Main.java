@@ -37,6 +37,7 @@ public final class Main implements Runnable {
     /** The verbs, in the order `rdmatrace --help` lists them. Add a verb here, nowhere else. */
     static List<Object> verbs() {
         return List.of(
+                new AnalyzeCommand(),
                 new DemoCommand(),
                 new CaptureCommand(),
                 new DevicesCommand()
