@@ -129,7 +129,11 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_QueuePair_postSend0(JNIEnv *env, 
         wr->num_sge = (int)r[SWR_NUM_SGE];
         wr->opcode = (enum ibv_wr_opcode)r[SWR_OPCODE];
         wr->send_flags = (unsigned int)r[SWR_SEND_FLAGS];
-        wr->imm_data = htonl((uint32_t)r[SWR_IMM_DATA]);
+        if (wr->opcode == IBV_WR_SEND_WITH_INV || wr->opcode == IBV_WR_LOCAL_INV) {
+            wr->invalidate_rkey = (uint32_t)r[SWR_IMM_DATA]; /* an rkey: host order */
+        } else {
+            wr->imm_data = htonl((uint32_t)r[SWR_IMM_DATA]);
+        }
         if (r[SWR_AH] != 0) {
             wr->wr.ud.ah = from_handle(r[SWR_AH]);
             wr->wr.ud.remote_qpn = (uint32_t)r[SWR_REMOTE_QPN];

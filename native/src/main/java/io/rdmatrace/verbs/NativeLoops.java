@@ -9,15 +9,18 @@ public final class NativeLoops {
     private NativeLoops() {
     }
 
-    /** ibv_query_qp with {@code mask}, {@code iterations} times. */
-    public static double queryQp(QueuePair qp, QpAttrMask mask, int iterations) {
-        long total = queryQp0(qp.context().lib(), qp.live("ibv_query_qp"), mask.bits(), iterations);
+    /**
+     * ibv_query_qp with {@code mask}, {@code iterations} times; with {@code timed} each call is
+     * wrapped in the two clock reads the binding makes around every call.
+     */
+    public static double queryQp(QueuePair qp, QpAttrMask mask, int iterations, boolean timed) {
+        long total = queryQp0(qp.context().lib(), qp.live("ibv_query_qp"), mask.bits(), iterations, timed);
         return total < 0 ? -1 : (double) total / iterations;
     }
 
-    /** ibv_req_notify_cq(cq, 0) (an inline data-path helper through ctx->ops), {@code iterations} times. */
-    public static double reqNotify(CompletionQueue cq, int iterations) {
-        long total = reqNotify0(cq.live("ibv_req_notify_cq"), iterations);
+    /** ibv_req_notify_cq(cq, 0) (an inline data-path helper through ctx->ops); {@code timed} as above. */
+    public static double reqNotify(CompletionQueue cq, int iterations, boolean timed) {
+        long total = reqNotify0(cq.live("ibv_req_notify_cq"), iterations, timed);
         return total < 0 ? -1 : (double) total / iterations;
     }
 
@@ -47,11 +50,11 @@ public final class NativeLoops {
         return total < 0 ? -1 : (double) total / iterations;
     }
 
-    private static native long queryQp0(long lib, long qp, int mask, int iterations);
+    private static native long queryQp0(long lib, long qp, int mask, int iterations, boolean timed);
 
     private static native long pollEmpty0(long cq, int iterations);
 
-    private static native long reqNotify0(long cq, int iterations);
+    private static native long reqNotify0(long cq, int iterations, boolean timed);
 
     private static native long sendPoll0(long qp, long cq, int opcode, long addr, int length, int lkey,
                                          long remoteAddr, int rkey, int iterations, long timeoutNanos);

@@ -107,7 +107,7 @@ public final class SendBatch extends NativeBatch {
         return this;
     }
 
-    /** Immediate data (host order) of a *_WITH_IMM request. */
+    /** Immediate data (host order) of a *_WITH_IMM request, or the rkey of SEND_WITH_INV / LOCAL_INV. */
     public SendBatch imm(int immData) {
         slots.putLong(wr(last()) + IMM_DATA, Integer.toUnsignedLong(immData));
         return this;

@@ -212,6 +212,47 @@ class ControlPathTest {
     }
 
     @Test
+    void kernelRules_surfaceAsTypedErrnos() {
+        try (Context ctx = soft.a().open(); RecvBatch recv = new RecvBatch(1, 1);
+             NativeMemory mem = NativeMemory.allocate(4096)) {
+            ProtectionDomain pd = ctx.allocPd();
+            MemoryRegion mr = pd.regMr(mem, AccessFlag.bits(AccessFlag.LOCAL_WRITE));
+            CompletionQueue cq = ctx.createCq(16);
+            DeviceAttr dev = ctx.queryDevice();
+
+            Outcome<QueuePair> tooDeep = pd.tryCreateQp(
+                    QpInitAttr.of(QpType.RC, cq, new QpCap(dev.maxQpWr() + 1, 1, 1, 1, 0)));
+            assertThat(tooDeep.status().errnoName()).as("max_send_wr above max_qp_wr").isEqualTo("EINVAL");
+
+            QueuePair qp = pd.createQp(QpInitAttr.of(QpType.RC, cq, new QpCap(4, 4, 1, 1, 0)));
+            // RESET -> ERR is not a row of the kernel's transition table
+            assertThat(qp.tryModify(QpAttr.builder().qpState(QpState.ERR).build(), QpAttrMask.of(QpAttrField.STATE))
+                    .errnoName()).isEqualTo("EINVAL");
+            // a qp_state value beyond ERR
+            assertThat(qp.tryModify(QpAttr.builder().qpState(QpState.UNKNOWN).build(),
+                    QpAttrMask.of(QpAttrField.STATE)).errnoName()).isEqualTo("EINVAL");
+
+            recv.clear().add(1).sge(mr, 0, 64);
+            assertThat(qp.postRecv(recv)).as("post_recv on a RESET QP").isEqualTo(22);
+            assertThat(recv.status().errnoName()).isEqualTo("EINVAL");
+
+            qp.modify(QpAttr.builder().qpState(QpState.INIT).pkeyIndex(0).portNum(1).qpAccessFlags(0));
+            assertThat(qp.postRecv(recv)).as("post_recv is legal from INIT on").isZero();
+            // RoCE needs a GRH in the address vector
+            QpAttr.Builder noGrh = QpAttr.builder().qpState(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(qp.qpNum())
+                    .rqPsn(0).maxDestRdAtomic(1).minRnrTimer(12)
+                    .ahAttr(new AhAttr(GlobalRoute.NONE, 0, 0, 0, 0, false, 1));
+            assertThat(qp.tryModify(noGrh.build(), noGrh.mask()).errnoName()).isEqualTo("EINVAL");
+            assertThat(qp.query().attr().qpState()).isEqualTo(QpState.INIT);
+
+            qp.destroy();
+            cq.destroy();
+            mr.dereg();
+            pd.destroy();
+        }
+    }
+
+    @Test
     void fullBringUp_queryReturnsEveryAttributeSet() {
         try (Loopback lb = Loopback.connected(soft, QpType.RC)) {
             QpQuery q = lb.a.qp.query();
