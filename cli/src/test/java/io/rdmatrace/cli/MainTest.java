@@ -41,6 +41,15 @@ class MainTest {
     }
 
     @Test
+    void everyVerb_answersHelpWithExamples() {
+        for (String verb : Main.newCommandLine().getSubcommands().keySet()) {
+            Run run = run(verb, "--help");
+            assertThat(run.code()).as(verb + " --help").isEqualTo(ExitCode.OK);
+            assertThat(run.out()).as(verb + " --help").contains("Usage: rdmatrace " + verb);
+        }
+    }
+
+    @Test
     void errorTaxonomy_mapsExceptionsToExitCodes() {
         assertThat(ErrorHandlers.classify(new UserDataException("bad trace"))).isEqualTo(ExitCode.FAILURE);
         assertThat(ErrorHandlers.classify(new EnvironmentException("no device"))).isEqualTo(ExitCode.USAGE);
