@@ -40,6 +40,8 @@ public final class Main implements Runnable {
                 new AnalyzeCommand(),
                 new DemoCommand(),
                 new CaptureCommand(),
+                new ReplayCommand(),
+                new TimelineCommand(),
                 new DevicesCommand()
         );
     }
@@ -67,9 +69,6 @@ public final class Main implements Runnable {
         for (Object verb : verbs()) {
             commandLine.addSubcommand(verb);
         }
-        // every verb answers --help and --version, whether or not its class asks for them
-        commandLine.getSubcommands().values()
-                .forEach(verb -> verb.getCommandSpec().mixinStandardHelpOptions(true));
         commandLine.setParameterExceptionHandler(new ErrorHandlers.Usage());
         commandLine.setExecutionExceptionHandler(new ErrorHandlers.Execution());
         commandLine.setExitCodeExceptionMapper(new ErrorHandlers.ExitCodes());

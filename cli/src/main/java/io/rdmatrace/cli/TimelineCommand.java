@@ -1,0 +1,103 @@
+package io.rdmatrace.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.Analyzer;
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleCatalog;
+import io.rdmatrace.analyzer.timeline.HtmlTimelineWriter;
+import io.rdmatrace.analyzer.timeline.PerfettoWriter;
+import io.rdmatrace.analyzer.timeline.Timeline;
+import io.rdmatrace.analyzer.timeline.TimelineBuilder;
+import io.rdmatrace.analyzer.timeline.TimelineSource;
+import io.rdmatrace.trace.TraceException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * `rdmatrace timeline FOLDER -o FILE`: the two hosts side by side in time, as one self-contained
+ * HTML page or as Chrome trace-event JSON for ui.perfetto.dev, with the analysis findings marked.
+ */
+@Command(name = "timeline",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {"Draw a trace as a timeline: one lane per host and per QP with the verbs calls (and their",
+                "durations), QP state changes, completions, async events, scenario steps, and the out-of-band messages",
+                "as arrows between the hosts, clock-offset corrected (the analyzer's host_clock_offset estimate). The",
+                "analysis runs first and its findings are highlighted on their evidence events.",
+                "html: one file with inline CSS, script and data, no network needed to view it.",
+                "perfetto: Chrome trace-event JSON, for ui.perfetto.dev or chrome://tracing.",
+                "Exit 0 when the file was written, 1 when the traces cannot be read, 2 on a usage error."},
+        footer = {"", "Example usage:",
+                "  rdmatrace timeline trace/ -o timeline.html",
+                "  rdmatrace timeline trace/ --format perfetto -o trace.json    (open in ui.perfetto.dev)",
+                "  rdmatrace timeline trace/ --rules my-rules/ -o timeline.html"})
+final class TimelineCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FOLDER", description = "A trace folder (a capture's --out, or one host folder).")
+    Path folder;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true, description = "The file to write.")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "html",
+            description = "html or perfetto (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--rules", paramLabel = "DIR", description = "A folder of extra rule files (*.sql); repeatable.")
+    List<Path> ruleFolders = new ArrayList<>();
+
+    @Override
+    public Integer call() throws SQLException, IOException {
+        boolean html = switch (format.toLowerCase(java.util.Locale.ROOT)) {
+            case "html" -> true;
+            case "perfetto" -> false;
+            default -> throw new ParameterException(spec.commandLine(),
+                    "--format must be html or perfetto, not '" + format + "'");
+        };
+        if (!Files.exists(folder)) {
+            throw new EnvironmentException(folder + ": no such folder");
+        }
+        Timeline timeline;
+        try (AnalysisDatabase database = AnalysisDatabase.inMemory()) {
+            LoadReport load = database.load(List.of(folder));
+            if (!load.anyReadable()) {
+                throw new UserDataException(String.join("; ", load.rootProblems().isEmpty()
+                        ? List.of(folder + ": no readable host trace") : load.rootProblems()));
+            }
+            database.finishLoading();
+            AnalysisResult result = Analyzer.analyze(database, load, RuleCatalog.load(ruleFolders));
+            timeline = TimelineBuilder.build(TimelineSource.read(database.connection(), folder.toString(),
+                    result.findings()));
+        } catch (TraceException e) {
+            throw new UserDataException(e.getMessage(), e);
+        }
+        String text = html ? HtmlTimelineWriter.render(timeline) : PerfettoWriter.render(timeline);
+        Path parent = output.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new EnvironmentException(output + ": its folder does not exist");
+        }
+        Files.writeString(output, text, StandardCharsets.UTF_8);
+        spec.commandLine().getOut().printf("%s: %d host(s), %d lane(s), %d call(s), %d message(s), %d finding(s); wrote %s%n",
+                spec.qualifiedName(), timeline.hosts().size(), timeline.lanes().size(), timeline.calls().size(),
+                timeline.links().size(), timeline.findings().size(), output);
+        return ExitCode.OK;
+    }
+}
