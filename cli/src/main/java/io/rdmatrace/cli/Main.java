@@ -69,6 +69,9 @@ public final class Main implements Runnable {
         for (Object verb : verbs()) {
             commandLine.addSubcommand(verb);
         }
+        // every verb answers --help and --version, whether or not its class asks for them
+        commandLine.getSubcommands().values()
+                .forEach(verb -> verb.getCommandSpec().mixinStandardHelpOptions(true));
         commandLine.setParameterExceptionHandler(new ErrorHandlers.Usage());
         commandLine.setExecutionExceptionHandler(new ErrorHandlers.Execution());
         commandLine.setExitCodeExceptionMapper(new ErrorHandlers.ExitCodes());
