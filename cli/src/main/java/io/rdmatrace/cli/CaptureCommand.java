@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
 final class CaptureCommand implements Callable<Integer> {
     /** Options whose values are not overrides (or secrets) and stay out of the SESSION's override list. */
     private static final Set<String> NOT_OVERRIDES = Set.of("--listen", "--connect", "--out", "--host-id", "--token",
-            "--print-scenario", "--soft", "--verbs-lib");
+            "--print-scenario", "--soft", "--verbs-lib", "--no-record");
 
     /** Default UD message size: fits the active MTU of a 1500-byte Ethernet link. */
     static final int UD_DEFAULT_SIZE = 1024;
@@ -112,6 +112,9 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--no-barrier", description = "Do not wait for the peer's RTS before sending.")
     boolean noBarrier;
 
+    @Option(names = "--no-record", description = "Run the steps without writing a trace (and without the verbs listener).")
+    boolean noRecord;
+
     @Option(names = "--oob-timeout-ms", paramLabel = "MS", defaultValue = "30000",
             description = "Wait for the peer to connect, and for each of its messages (default: ${DEFAULT-VALUE}).")
     long oobTimeoutMs;
@@ -136,10 +139,11 @@ final class CaptureCommand implements Callable<Integer> {
         VerbsLibrary library = VerbsLibrary.select(verbs.soft(), verbs.verbsLib(), System.getenv());
         CaptureReport report;
         try {
-            report = new CaptureAgent(config, library, VersionProvider.toolVersion(), line -> {
+            CaptureAgent agent = new CaptureAgent(config, library, VersionProvider.toolVersion(), line -> {
                 outw.println("rdmatrace capture: " + line);
                 outw.flush();
-            }).run();
+            });
+            report = (noRecord ? agent.withoutRecording() : agent).run();
         } catch (CaptureException e) {
             if (e.environment()) {
                 throw new EnvironmentException(e.getMessage(), e);

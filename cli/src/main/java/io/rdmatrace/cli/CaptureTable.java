@@ -25,8 +25,12 @@ final class CaptureTable {
             out.printf("  %-6s %-34s %-4s  %s%n", "peer", r.peerHost() != null ? r.peerHost() : "-", verdict,
                     clip(r.peerText() == null ? "" : r.peerText(), TEXT_WIDTH));
         }
-        out.printf("trace: %s (%d events)%s%n", r.traceDir(), r.events(),
-                r.traceProblem() != null ? " INCOMPLETE: " + r.traceProblem() : "");
+        if (r.traceDir() == null) {
+            out.println("trace: none (--no-record)");
+        } else {
+            out.printf("trace: %s (%d events)%s%n", r.traceDir(), r.events(),
+                    r.traceProblem() != null ? " INCOMPLETE: " + r.traceProblem() : "");
+        }
         out.println(r.passed() ? "PASS" : "FAIL");
         out.flush();
     }

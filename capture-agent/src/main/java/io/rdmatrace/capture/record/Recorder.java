@@ -42,6 +42,7 @@ import java.util.function.Consumer;
  * MESSAGE = "N empty polls"), written before the next event.
  */
 public final class Recorder implements VerbsListener, OobObserver, AutoCloseable {
+    private final boolean enabled;
     private final List<Consumer<TraceWriter>> beforeSession = new ArrayList<>();
     private final CallMapper calls = new CallMapper();
     private TraceWriter writer;
@@ -56,8 +57,28 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
     private long emptyFirstMono;
     private long emptyLastMono;
 
+    public Recorder() {
+        this(true);
+    }
+
+    private Recorder(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** A recorder that writes nothing (a capture run without a trace, e.g. to measure what recording costs). */
+    public static Recorder discarding() {
+        return new Recorder(false);
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
     /** Creates the trace (its SESSION) and writes the calls heard so far. */
     public synchronized void start(Path outDir, SessionInfo session) throws TraceException {
+        if (!enabled) {
+            return;
+        }
         if (writer != null) {
             throw new IllegalStateException("recording already started");
         }
@@ -193,7 +214,7 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
     }
 
     private void emit(Consumer<TraceWriter> event) {
-        if (closed) {
+        if (closed || !enabled) {
             return;
         }
         if (emptyCq != 0) {

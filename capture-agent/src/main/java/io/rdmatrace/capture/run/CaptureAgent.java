@@ -17,6 +17,7 @@ import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.Verbs;
 import io.rdmatrace.verbs.VerbsException;
 import io.rdmatrace.verbs.VerbsLibrary;
+import io.rdmatrace.verbs.VerbsListener;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -34,16 +35,28 @@ public final class CaptureAgent {
     private final VerbsLibrary library;
     private final String toolVersion;
     private final Consumer<String> progress;
+    private final boolean record;
 
     /**
      * @param progress receives one-line progress messages ("listening on 127.0.0.1:7471"); tests read
      *                 the port from it
      */
     public CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress) {
+        this(config, library, toolVersion, progress, true);
+    }
+
+    private CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress,
+                         boolean record) {
         this.config = config;
         this.library = library;
         this.toolVersion = toolVersion;
         this.progress = progress;
+        this.record = record;
+    }
+
+    /** The same capture without a trace and without the verbs listener: the baseline of what recording costs. */
+    public CaptureAgent withoutRecording() {
+        return new CaptureAgent(config, library, toolVersion, progress, false);
     }
 
     /** The scenario this config runs, as data (for --print-scenario). */
@@ -58,7 +71,7 @@ public final class CaptureAgent {
         } catch (IOException | RuntimeException e) {
             throw new CaptureException(false, "cannot read scenario " + config.scenarioFile() + ": " + e.getMessage(), e);
         }
-        Recorder recorder = new Recorder();
+        Recorder recorder = record ? new Recorder() : Recorder.discarding();
         try (Verbs verbs = open(library)) {
             Context ctx = openDevice(verbs, recorder);
             try {
@@ -99,7 +112,9 @@ public final class CaptureAgent {
             } catch (TraceException e) {
                 throw new CaptureException(true, e.getMessage(), e);
             }
-            progress.accept("recording to " + recorder.folder());
+            if (record) {
+                progress.accept("recording to " + recorder.folder());
+            }
             String devName = ctx.device().name();
             recorder.counters(devName, CountersEvent.Phase.START, ctx.queryCounters(config.ibPort()));
             AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
@@ -116,7 +131,7 @@ public final class CaptureAgent {
                 pump.close();
                 recorder.counters(devName, CountersEvent.Phase.END, ctx.queryCounters(config.ibPort()));
                 ctx.tryClose();
-                long events = recorder.eventsWritten() + 1; // + the END written by close
+                long events = record ? recorder.eventsWritten() + 1 : 0; // + the END written by close
                 recorder.close();
                 RuntimeException problem = recorder.failure() != null ? recorder.failure() : pump.failure();
                 return new CaptureReport(results, peerHost, peer == null ? null : peer.passed(),
@@ -163,7 +178,8 @@ public final class CaptureAgent {
     }
 
     private Context openDevice(Verbs verbs, Recorder recorder) throws CaptureException {
-        Outcome<DeviceList> listed = verbs.tryGetDeviceList(recorder);
+        VerbsListener listener = record ? recorder : null;
+        Outcome<DeviceList> listed = verbs.tryGetDeviceList(listener);
         if (!(listed instanceof Outcome.Ok<DeviceList> ok) || ok.value().devices().isEmpty()) {
             if (listed instanceof Outcome.Ok<DeviceList> empty) {
                 empty.value().close();
@@ -179,7 +195,7 @@ public final class CaptureAgent {
             } catch (IllegalArgumentException e) {
                 throw new CaptureException(true, e.getMessage(), e);
             }
-            Outcome<Context> opened = device.tryOpen(recorder);
+            Outcome<Context> opened = device.tryOpen(listener);
             if (!(opened instanceof Outcome.Ok<Context> ctx)) {
                 throw new CaptureException(true, "ibv_open_device(" + device.name() + ") failed: " + opened.status().describe(), null);
             }
