@@ -11,6 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
 
+import io.rdmatrace.analyzer.export.BundleInputs;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.Schema;
@@ -67,10 +68,13 @@ public final class AnalysisDatabase implements AutoCloseable {
         return new AnalysisDatabase(connection, allocator);
     }
 
-    /** Loads every host folder under each path; see {@link TraceLoader#load(List)}. */
+    /**
+     * Loads every host folder under each path; see {@link TraceLoader#load(List)}. A path that is
+     * an export bundle (zip) loads its hosts instead ({@link BundleInputs}).
+     */
     public LoadReport load(List<Path> roots) throws SQLException {
         requireLoading();
-        return loader.load(roots);
+        return BundleInputs.load(connection, loader::load, roots);
     }
 
     /** Loads events already in memory as one host (tests and generated fixtures). */

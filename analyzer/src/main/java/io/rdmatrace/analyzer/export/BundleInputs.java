@@ -1,0 +1,54 @@
+package io.rdmatrace.analyzer.export;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rdmatrace.analyzer.load.HostLoad;
+import io.rdmatrace.analyzer.load.LoadReport;
+
+/**
+ * Lets every command that loads traces take an export bundle wherever it takes a trace folder:
+ * folders go to the analyzer's folder loader, bundles to {@link BundleLoader}. A bundle that
+ * cannot be read becomes a root problem (like a folder without traces), not an exception.
+ */
+public final class BundleInputs {
+    /** The analyzer's loader of trace folders ({@code TraceLoader::load}). */
+    @FunctionalInterface
+    public interface FolderLoader {
+        LoadReport load(List<Path> folders) throws SQLException;
+    }
+
+    private BundleInputs() {
+    }
+
+    /**
+     * Loads each input. Folders load first, so that a host id clash renames the bundle's host
+     * (the folder loader does not know about rows inserted behind its back).
+     */
+    public static LoadReport load(Connection connection, FolderLoader folders, List<Path> inputs) throws SQLException {
+        long start = System.nanoTime();
+        List<Path> folderInputs = new ArrayList<>();
+        List<Path> bundles = new ArrayList<>();
+        for (Path input : inputs) {
+            (BundleLayout.looksLikeBundle(input) ? bundles : folderInputs).add(input);
+        }
+        List<HostLoad> hosts = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        if (!folderInputs.isEmpty()) {
+            LoadReport report = folders.load(folderInputs);
+            hosts.addAll(report.hosts());
+            problems.addAll(report.rootProblems());
+        }
+        for (Path bundle : bundles) {
+            try {
+                hosts.addAll(BundleLoader.load(connection, bundle));
+            } catch (BundleException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        return new LoadReport(hosts, problems, System.nanoTime() - start);
+    }
+}
