@@ -23,8 +23,11 @@ public record Site(String role, String step, String object, String what, int occ
         Objects.requireNonNull(what, "what");
     }
 
-    /** For people: {@code TC03 qp#1 ibv_modify_qp #2}. */
+    /** For people: {@code TC03 qp#1 ibv_modify_qp #2}, or {@code SESSION device}. */
     public String describe() {
+        if (step.equals("session")) {
+            return "SESSION " + object; // one fact per host: no step, no occurrence
+        }
         return step + " " + object + " " + what + " #" + occurrence;
     }
 }

@@ -20,6 +20,9 @@ public final class TraceDiff {
     private static final Set<String> IDENTITY_FIELDS = Set.of("fw_ver", "vendor_id", "vendor_part_id", "hw_ver",
             "dev_name", "node_type");
 
+    /** Capture options that say where (peer endpoint, output folder, host name), not how: they differ between any two runs. */
+    private static final Set<String> WHERE_OPTIONS = Set.of("--listen", "--connect", "--out", "--host-id", "--token");
+
     private final DiffOptions options;
     private final Map<GroupKey, List<Difference.Where>> groups = new LinkedHashMap<>();
     private final List<LatencyComparison> latency = new ArrayList<>();
@@ -154,6 +157,9 @@ public final class TraceDiff {
         names.addAll(b.overrides().keySet());
         List<String> differing = new ArrayList<>();
         for (String name : names) {
+            if (WHERE_OPTIONS.contains(name)) {
+                continue;
+            }
             if (!Objects.equals(a.overrides().get(name), b.overrides().get(name))) {
                 differing.add(name);
             }
@@ -171,6 +177,9 @@ public final class TraceDiff {
         for (String key : keys) {
             if (options.ignores(key)) {
                 continue;
+            }
+            if (a.kind() == SiteKind.COMPLETION && !(a.values().containsKey(key) && b.values().containsKey(key))) {
+                continue; // a field the verbs API leaves undefined on the error side; the status tells the story
             }
             String va = a.values().getOrDefault(key, "absent");
             String vb = b.values().getOrDefault(key, "absent");
@@ -198,7 +207,9 @@ public final class TraceDiff {
             case DEVICE -> IDENTITY_FIELDS.contains(key) ? DiffCategory.IDENTITY : DiffCategory.DEVICE;
             case PORT -> DiffCategory.DEVICE;
             case CALL -> key.equals("ret") || key.equals("errno") ? DiffCategory.RETURN
-                    : key.startsWith("in.") ? DiffCategory.INPUT : DiffCategory.RETURNED;
+                    : key.startsWith("in.") ? DiffCategory.INPUT
+                    : IDENTITY_FIELDS.contains(key.substring(key.indexOf('.') + 1)) ? DiffCategory.IDENTITY
+                    : DiffCategory.RETURNED;
             case COMPLETION -> DiffCategory.COMPLETION;
             case ASYNC -> DiffCategory.ASYNC;
             case VERDICT -> DiffCategory.VERDICT;
