@@ -40,6 +40,8 @@ public final class Main implements Runnable {
                 new AnalyzeCommand(),
                 new DemoCommand(),
                 new CaptureCommand(),
+                new DiffCommand(),
+                new ExportCommand(),
                 new ReplayCommand(),
                 new TimelineCommand(),
                 new DevicesCommand()
