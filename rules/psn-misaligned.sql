@@ -20,8 +20,10 @@ SELECT CASE WHEN advertised IS NOT NULL AND advertised = p_rq_psn THEN host ELSE
        list_filter([ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq), ev(host, advertised_seq), ev(p_host, received_seq)],
                    lambda e: e.seq IS NOT NULL) AS evidence,
        host || ' QP ' || hex24(qp_num) || ' sends from PSN ' || hex24(sq_psn) || ' (sq_psn) but ' || p_host
-           || ' QP ' || hex24(p_qp_num) || ' expects ' || hex24(p_rq_psn) || ' (rq_psn, '
-           || psn_diff(sq_psn, p_rq_psn) || ' off)'
+           || ' QP ' || hex24(p_qp_num) || ' expects ' || hex24(p_rq_psn) || ' (rq_psn): '
+           || CASE WHEN psn_diff(sq_psn, p_rq_psn) < 0
+                   THEN abs(psn_diff(sq_psn, p_rq_psn)) || ' behind, so the responder drops its packets as duplicates'
+                   ELSE psn_diff(sq_psn, p_rq_psn) || ' ahead, so the responder answers PSN sequence error NAKs' END
            || CASE WHEN advertised IS NULL THEN ''
                    WHEN advertised = p_rq_psn THEN '; ' || host || ' advertised ' || hex24(advertised)
                         || ' out of band, not the PSN it uses' || override_note(host, '--advertise-psn')

@@ -72,12 +72,12 @@ FROM posts WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
 -- _qp_error: the first moment each QP was in error: a modify to ERR, or the first completion
 -- with an error status other than a flush.
 CREATE TABLE _qp_error AS
-SELECT host, qp_num, min(seq) AS seq, arg_min(what, seq) AS what
-FROM (SELECT host, qp_num, seq, 'ibv_modify_qp to ERR' AS what FROM qp_state_timeline WHERE ok AND to_state = 6
+SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(what, seq) AS what
+FROM (SELECT host, qp_num, seq, ts_ns, 'ibv_modify_qp to ERR' AS what FROM qp_state_timeline WHERE ok AND to_state = 6
       UNION ALL
-      SELECT host, qp_num, seq, 'completion ' || enum_wc_status(status)
-      FROM (SELECT host, qp_num, min(seq) AS seq, arg_min(status, seq) AS status FROM completions
-            WHERE status NOT IN (0, 5) GROUP BY host, qp_num))
+      SELECT host, qp_num, seq, ts_ns, 'completion ' || enum_wc_status(status)
+      FROM (SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(status, seq) AS status
+            FROM completions WHERE status NOT IN (0, 5) GROUP BY host, qp_num))
 GROUP BY host, qp_num;
 
 -- _modify_check: each QP-state modify checked against the transition table for its QP type.
