@@ -24,7 +24,7 @@ class ReplayCommandTest {
         MainTest.Run run = MainTest.run("replay", recorded.toString(), "--soft", "--out", dir.resolve("again").toString());
 
         assertThat(run.code()).as(run.out() + run.err()).isEqualTo(ExitCode.OK);
-        assertThat(run.out()).contains("(the reference)").contains("host-a on pairA: ").contains("host-b on pairB: ")
+        assertThat(run.out()).contains("softverbs (bundled), the reference").contains("host-a on pairA: ").contains("host-b on pairB: ")
                 .contains("no divergence").contains("result: the replay matches the recording");
         assertThat(TraceSet.discover(dir.resolve("again")).hostIds()).containsExactly("host-a", "host-b");
     }

@@ -69,7 +69,7 @@ final class OutcomeCheck {
                     what + " fails with " + outcome(rec) + " on " + recordedSide + " but " + outcome(rep) + " on "
                             + replaySide, true);
         } else if (recOk) {
-            values(rec, rep.out(), step, what);
+            values(rec, rep.out(), step);
         }
     }
 
@@ -112,7 +112,7 @@ final class OutcomeCheck {
         }
     }
 
-    private void values(CallEvent rec, Attrs got, String step, String what) {
+    private void values(CallEvent rec, Attrs got, String step) {
         List<Attr> compared;
         switch (rec.verb()) {
             case IBV_CREATE_CQ -> compared = CQ_OUT;
@@ -126,7 +126,7 @@ final class OutcomeCheck {
         Attrs want = rec.out();
         for (Attr a : compared) {
             if (a.isText()) {
-                text(rec, a, got, step, what);
+                text(rec, a, got, step);
                 continue;
             }
             if (!want.has(a) && !got.has(a)) {
@@ -135,7 +135,7 @@ final class OutcomeCheck {
             if (!want.has(a) || !got.has(a)) {
                 if (a == Attr.BAD_WR_INDEX) {
                     report(rec, a, want.has(a) ? a.render(want.get(a, 0)) : "none",
-                            got.has(a) ? a.render(got.get(a, 0)) : "none", step, what, false);
+                            got.has(a) ? a.render(got.get(a, 0)) : "none", step, false);
                 }
                 continue; // the other side did not report this field at all
             }
@@ -153,26 +153,25 @@ final class OutcomeCheck {
             }
             long actual = got.get(a, 0);
             if (expected != actual) {
-                report(rec, a, a.render(want.get(a, 0)), a.render(actual), step, what, STATE.contains(a));
+                report(rec, a, a.render(want.get(a, 0)), a.render(actual), step, STATE.contains(a));
             }
         }
     }
 
-    private void text(CallEvent rec, Attr a, Attrs got, String step, String what) {
+    private void text(CallEvent rec, Attr a, Attrs got, String step) {
         String want = rec.out().text(a);
         String actual = got.text(a);
         if (want == null || actual == null || a != Attr.DGID || !s.values.knowsPeerGid(want)) {
             return; // GIDs are compared only through the mapping learnt from the exchange
         }
         if (!s.values.peerGid(want).equals(actual)) {
-            report(rec, a, want, actual, step, what, false);
+            report(rec, a, want, actual, step, false);
         }
     }
 
-    private void report(CallEvent rec, Attr a, String recorded, String replayed, String step, String what, boolean marks) {
+    private void report(CallEvent rec, Attr a, String recorded, String replayed, String step, boolean marks) {
         log.report(rec.handle(), rec.seq(), step, rec.verb().function(), Kind.VALUE, a.column(), recorded, replayed,
-                what + ": " + a.column() + " is " + recorded + " on " + recordedSide + ", " + replayed + " on "
-                        + replaySide, marks);
+                a.column() + " is " + recorded + " on " + recordedSide + ", " + replayed + " on " + replaySide, marks);
     }
 
     private static List<Attr> queried(Attrs out) {

@@ -16,7 +16,7 @@ public final class ReplayReportText {
 
     public static void write(ReplayResult result, String trace, PrintWriter out) {
         out.printf("replay of %s on %s%s; recorded again under %s%n", trace, result.library(),
-                result.onReference() ? " (the reference)" : "", result.outDir());
+                result.onReference() ? ", the reference" : "", result.outDir());
         long departures = 0;
         for (HostReplayReport h : result.hosts()) {
             departures += h.departures();
@@ -47,15 +47,12 @@ public final class ReplayReportText {
             }
             out.printf("  #%d %s%s: %s%s%n", d.seq(), d.step().isEmpty() ? "" : d.step() + " ", d.verb(), d.message(),
                     d.repeats().isEmpty() ? "" : " (again at " + seqs(d.repeats()) + ")");
-            List<Divergence> following = h.divergences().stream()
-                    .filter(x -> x.causeSeq() != null && x.causeSeq() == d.seq()).toList();
-            for (int i = 0; i < following.size() && i < CONSEQUENCES_SHOWN; i++) {
-                Divergence c = following.get(i);
-                out.printf("      then #%d %s: %s%n", c.seq(), c.verb(), c.message());
+            List<String> lines = consequences(h.divergences(), d.seq());
+            for (int i = 0; i < lines.size() && i < CONSEQUENCES_SHOWN; i++) {
+                out.println("      then " + lines.get(i));
             }
-            if (following.size() > CONSEQUENCES_SHOWN) {
-                out.printf("      … and %d more consequence%s%n", following.size() - CONSEQUENCES_SHOWN,
-                        following.size() - CONSEQUENCES_SHOWN == 1 ? "" : "s");
+            if (lines.size() > CONSEQUENCES_SHOWN) {
+                out.printf("      … and %d more%n", lines.size() - CONSEQUENCES_SHOWN);
             }
         }
         for (String note : h.notes()) {
@@ -64,6 +61,31 @@ public final class ReplayReportText {
         if (h.failure() != null) {
             out.println("  stopped: " + h.failure());
         }
+    }
+
+    /**
+     * One line per recorded event that diverged because of departure {@code cause}: the values of
+     * one call that differ are joined ("qp_state IBV_QPS_RTS → IBV_QPS_RESET, sq_psn …").
+     */
+    private static List<String> consequences(List<Divergence> all, long cause) {
+        java.util.Map<String, List<Divergence>> byEvent = new java.util.LinkedHashMap<>();
+        for (Divergence x : all) {
+            if (x.causeSeq() != null && x.causeSeq() == cause) {
+                byEvent.computeIfAbsent(x.seq() + " " + x.verb(), k -> new java.util.ArrayList<>()).add(x);
+            }
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        for (List<Divergence> event : byEvent.values()) {
+            Divergence first = event.get(0);
+            boolean values = event.stream().allMatch(x -> x.kind() == Divergence.Kind.VALUE
+                    || x.kind() == Divergence.Kind.COMPLETION);
+            String what = values && event.size() > 1
+                    ? event.stream().map(x -> x.field() + " " + x.recorded() + " → " + x.replayed())
+                            .collect(java.util.stream.Collectors.joining(", "))
+                    : first.message();
+            lines.add("#" + first.seq() + " " + first.verb() + ": " + what);
+        }
+        return lines;
     }
 
     private static String seqs(List<Long> seqs) {
