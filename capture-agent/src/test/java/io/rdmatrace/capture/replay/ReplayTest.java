@@ -101,6 +101,26 @@ class ReplayTest {
         }
     }
 
+    @Test
+    void replay_oneHostOfAPair_controlPathInThisProcessAndANote() throws Exception {
+        Path recorded = dir.resolve("recorded");
+        SoftverbsCapture.run(recorded, "");
+        ReplayResult result = ReplayRunner.run(new ReplayRunner.Options(recorded.resolve("host-b"),
+                VerbsLibrary.bundledSoftverbs(), dir.resolve("alone"), Duration.ofSeconds(5), Duration.ofSeconds(20), "test",
+                "rdmatrace replay recorded/host-b --soft"));
+
+        HostReplayReport h = result.hosts().get(0);
+        assertThat(result.hosts()).hasSize(1);
+        assertThat(h.failure()).isNull();
+        assertThat(h.divergences()).isEmpty();
+        assertThat(h.completionsCompared()).isZero();
+        assertThat(h.notes()).contains("out-of-band messages not replayed: the trace holds no peer to exchange with",
+                "data path not replayed (posts, polls, completions): the recorded peer is not part of the trace");
+        TraceReader.Result alone = TraceReader.readAll(dir.resolve("alone").resolve("host-b"));
+        assertThat(alone.events().stream().filter(e -> e instanceof CallEvent c && c.verb() == Verb.IBV_MODIFY_QP))
+                .hasSize(4); // the refused RESET→RTS probe, then INIT, RTR, RTS
+    }
+
     private static List<Verb> controlVerbs(TraceReader.Result trace) {
         return trace.events().stream().filter(e -> e instanceof CallEvent).map(e -> ((CallEvent) e).verb())
                 .filter(v -> v != Verb.IBV_POLL_CQ && v != Verb.IBV_GET_ASYNC_EVENT).toList();
