@@ -27,13 +27,19 @@ final class SoftverbsHost implements AutoCloseable {
     private static final String READY = "@@READY";
 
     private final String host;
+    private final String ip;
     private final Process process;
     private final Writer stdin;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-    /** Starts the JVM; {@code device} is the whole SOFTVERBS_DEVICES value. */
-    SoftverbsHost(String host, String device) throws IOException {
+    /**
+     * Starts the JVM with one softverbs device {@code host@ip} plus {@code personality} (e.g.
+     * {@code :quirk=caps-pow2}, or empty), which is also the host id of its captures.
+     */
+    SoftverbsHost(String host, String ip, String personality) throws IOException {
         this.host = host;
+        this.ip = ip;
+        String device = host + "@" + ip + personality;
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
                 "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
@@ -75,7 +81,7 @@ final class SoftverbsHost implements AutoCloseable {
             throws IOException {
         long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
         List<String> ca = new ArrayList<>(List.of("capture", "--soft", "--host-id", a.host, "--out", out.toString(),
-                "--listen", "127.0.0.1:0"));
+                "--listen", a.ip + ":0"));
         ca.addAll(args);
         a.send(ca);
         StringBuilder aOut = new StringBuilder();
@@ -91,7 +97,7 @@ final class SoftverbsHost implements AutoCloseable {
             }
         }
         List<String> cb = new ArrayList<>(List.of("capture", "--soft", "--host-id", b.host, "--out", out.toString(),
-                "--connect", "127.0.0.1:" + port));
+                "--connect", a.ip + ":" + port));
         cb.addAll(args);
         cb.addAll(bArgs);
         b.send(cb);

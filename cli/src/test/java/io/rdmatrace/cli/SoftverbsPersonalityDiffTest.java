@@ -37,6 +37,9 @@ class SoftverbsPersonalityDiffTest {
     private static final List<String> FAST = List.of("--cq-timeout-ms", "1500", "--oob-timeout-ms", "15000");
     /** B tells A a PSN one too low and gives up after 2 retries: error completions to carry vendor errors. */
     private static final List<String> PSN_FAULT = List.of("--advertise-psn", "-1", "--retry-cnt", "2");
+    /** Loopback addresses no other suite uses, so parallel test runs do not fight over UDP 4791. */
+    private static final String IP_A = "127.0.0.61";
+    private static final String IP_B = "127.0.0.62";
     private static final Pattern EXIT = Pattern.compile(Pattern.quote(CaptureWorker.EXIT_MARK) + "(\\d+)");
 
     @TempDir
@@ -50,11 +53,11 @@ class SoftverbsPersonalityDiffTest {
 
     @BeforeAll
     void capture() throws Exception {
-        try (SoftverbsHost a = new SoftverbsHost("hostA", "hostA@127.0.0.1");
-                SoftverbsHost b = new SoftverbsHost("hostB", "hostB@127.0.0.2");
-                SoftverbsHost bPow2 = new SoftverbsHost("hostB", "hostB@127.0.0.2:fw=2.0.0:quirk=caps-pow2");
-                SoftverbsHost aVendor = new SoftverbsHost("hostA", "hostA@127.0.0.1:quirk=vendor-err=0x81");
-                SoftverbsHost bVendor = new SoftverbsHost("hostB", "hostB@127.0.0.2:quirk=vendor-err=0x81")) {
+        try (SoftverbsHost a = new SoftverbsHost("hostA", IP_A, "");
+                SoftverbsHost b = new SoftverbsHost("hostB", IP_B, "");
+                SoftverbsHost bPow2 = new SoftverbsHost("hostB", IP_B, ":fw=2.0.0:quirk=caps-pow2");
+                SoftverbsHost aVendor = new SoftverbsHost("hostA", IP_A, ":quirk=vendor-err=0x81");
+                SoftverbsHost bVendor = new SoftverbsHost("hostB", IP_B, ":quirk=vendor-err=0x81")) {
             for (SoftverbsHost h : List.of(a, b, bPow2, aVendor, bVendor)) {
                 h.ready();
             }
@@ -137,6 +140,36 @@ class SoftverbsPersonalityDiffTest {
         });
         assertThat(cli("diff", fault.toString(), faultVendor.toString())).isEqualTo(1);
         assertThat(cli("diff", "--ignore", "vendor_err", fault.toString(), faultVendor.toString())).isZero();
+    }
+
+    @Test
+    void redactedExportOfARealCapture_keepsNoOriginalValue_andTheSameFindings() throws Exception {
+        Path zip = dir.resolve("clean1-redacted.zip");
+        assertThat(cli("export", clean1.toString(), "-o", zip.toString(), "--redact")).isZero();
+
+        RealSecrets secrets = RealSecrets.of(clean1);
+        assertThat(secrets.size()).as("hosts, IPs, GIDs, GUIDs, keys, addresses of the capture").isGreaterThan(20);
+        List<String> leaks = new java.util.ArrayList<>();
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zip.toFile())) {
+            for (java.util.zip.ZipEntry e : java.util.Collections.list(z.entries())) {
+                leaks.addAll(secrets.findIn(e.getName(), z.getInputStream(e).readAllBytes()));
+            }
+        }
+        assertThat(leaks).isEmpty();
+        assertThat(ruleIds(clean1)).isEqualTo(ruleIds(zip)).isNotEmpty();
+    }
+
+    /** The rule ids `analyze --format json` reports, sorted (hosts are pseudonyms in the bundle). */
+    private static List<String> ruleIds(Path input) {
+        StringWriter out = new StringWriter();
+        Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "analyze", "--format", "json", input.toString());
+        Matcher m = Pattern.compile("\"rule\"\\s*:\\s*\"([a-z0-9-]+)\"").matcher(out.toString());
+        List<String> ids = new java.util.ArrayList<>();
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        java.util.Collections.sort(ids);
+        return ids;
     }
 
     /** rxe's ring: roundup_pow_of_two(n + 1) slots, one kept free. */

@@ -62,7 +62,11 @@ public final class BundleLayout {
         }
     }
 
-    /** The analyzer's base tables, whose rows a bundle carries: underscore tables with a host column. */
+    /**
+     * The analyzer's base tables, whose rows a bundle carries: underscore tables with a host
+     * column. Call it before {@code AnalysisDatabase.finishLoading()}, which adds derived tables
+     * of the same shape.
+     */
     static Set<String> baseTables(Connection c) throws SQLException {
         Set<String> tables = new TreeSet<>();
         try (Statement s = c.createStatement();

@@ -81,13 +81,16 @@ public final class BundleWriter {
             if (!load.anyReadable()) {
                 throw new BundleException(input + ": nothing to export: " + describe(load));
             }
+            // the base tables, before finishLoading adds the derived ones (those are recomputed on load)
+            Set<String> tables = BundleLayout.baseTables(db.connection());
             db.finishLoading();
             AnalysisResult analysis = Analyzer.analyze(db, load, RuleCatalog.builtin());
             RedactionSummary summary = redactor == null ? null : redactor.summary();
             String source = redactor == null ? input.toString() : redactor.text(input.getFileName().toString());
             Path staging = Files.createTempDirectory("rdmatrace-export-");
             try {
-                List<String> entries = stage(db.connection(), staging, source, toolVersion, analysis, redactor, summary);
+                List<String> entries = stage(db.connection(), tables, staging, source, toolVersion, analysis, redactor,
+                        summary);
                 long bytes = zip(staging, entries, output);
                 return new Result(output, bytes, load.hosts(), analysis, redactor == null ? null : redactor.summary(),
                         redactor == null ? null : redactor.hostMap(), entries);
@@ -189,12 +192,12 @@ public final class BundleWriter {
     }
 
     /** Writes every bundle entry under {@code dir}; returns their names in zip order. */
-    private static List<String> stage(Connection c, Path dir, String source, String toolVersion, AnalysisResult analysis,
-                                      Redactor redactor, RedactionSummary summary) throws SQLException, IOException {
+    private static List<String> stage(Connection c, Set<String> tables, Path dir, String source, String toolVersion,
+                                      AnalysisResult analysis, Redactor redactor, RedactionSummary summary)
+            throws SQLException, IOException {
         List<String> entries = new ArrayList<>();
         List<BundleMetadata.HostEntry> hostEntries = new ArrayList<>();
         Set<String> folders = new HashSet<>();
-        Set<String> tables = BundleLayout.baseTables(c);
         for (String host : hosts(c)) {
             String folder = BundleLayout.folderName(host);
             for (int n = 2; !folders.add(folder); n++) {

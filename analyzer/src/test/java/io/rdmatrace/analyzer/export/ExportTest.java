@@ -88,6 +88,14 @@ class ExportTest {
         String manifest = new String(entries.get("manifest.json"), StandardCharsets.UTF_8);
         assertThat(manifest).contains("\"format\": \"rdmatrace-bundle\"", "\"format_version\": \"1.0\"",
                 "\"redacted\": false");
+        // only the base tables travel; the derived ones are recomputed from them on load
+        Set<String> base;
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            base = BundleLayout.baseTables(db.connection());
+        }
+        assertThat(entries.keySet().stream().filter(e -> e.endsWith(".parquet"))
+                .map(e -> "_" + e.substring(e.lastIndexOf('/') + 1, e.length() - ".parquet".length())))
+                .isNotEmpty().allMatch(base::contains);
         String session = new String(entries.get("session/nodebravo.json"), StandardCharsets.UTF_8);
         assertThat(session).contains("\"role\": \"connect\"", "\"fw_ver\": \"0.1.0\"", "\"--connect\": \"nodealpha.lab");
         // any Parquet reader gets the rows back: a bare DuckDB, no rdmatrace schema
