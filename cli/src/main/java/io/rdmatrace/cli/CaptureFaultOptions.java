@@ -18,15 +18,15 @@ final class CaptureFaultOptions {
             description = "Program this path MTU (256..4096) instead of the smaller active MTU of the two ports.")
     String pathMtu;
 
-    @Option(names = "--sq-psn", paramLabel = "N", description = "Start the send queue at this PSN (default: random).")
-    Integer sqPsn;
+    @Option(names = "--sq-psn", paramLabel = "N", description = "Start the send queue at this PSN, decimal or 0x-hex (default: random).")
+    String sqPsn;
 
     @Option(names = "--advertise-psn", paramLabel = "N|+K|-K",
             description = "Tell the peer this PSN instead of the real one; +K or -K lies by K (-1: the peer NAKs every packet, retry exceeded).")
     String advertisePsn;
 
-    @Option(names = "--dest-qpn", paramLabel = "N", description = "Program this dest_qp_num instead of the peer's QPN.")
-    Integer destQpn;
+    @Option(names = "--dest-qpn", paramLabel = "N", description = "Program this dest_qp_num (decimal or 0x-hex) instead of the peer's QPN.")
+    String destQpn;
 
     @Option(names = "--pkey-index", paramLabel = "N", defaultValue = "0", description = "P_Key index (default: ${DEFAULT-VALUE}).")
     int pkeyIndex;
@@ -80,10 +80,23 @@ final class CaptureFaultOptions {
 
     /** The knobs, validated; IllegalArgumentException names the bad option. */
     QpKnobs knobs() {
-        return new QpKnobs(pathMtu == null ? null : Mtu.parse(pathMtu), sqPsn,
-                advertisePsn == null ? PsnChoice.TRUTH : PsnChoice.parse(advertisePsn), destQpn, pkeyIndex, gidIndex, !noGrh,
+        return new QpKnobs(pathMtu == null ? null : Mtu.parse(pathMtu), number("--sq-psn", sqPsn),
+                advertisePsn == null ? PsnChoice.TRUTH : PsnChoice.parse(advertisePsn), number("--dest-qpn", destQpn), pkeyIndex,
+                gidIndex, !noGrh,
                 (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, mrAccess),
                 qpAccess == null ? null : (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, qpAccess), timeout, retryCnt,
                 rnrRetry, minRnrTimer, cqDepth, sqDepth, rqDepth, PostRecvTiming.parse(postRecv), delayRtrMs, modifyInRts);
+    }
+
+    /** A 24-bit value in decimal or 0x-hex, or null when the option was not given. */
+    private static Integer number(String option, String text) {
+        if (text == null) {
+            return null;
+        }
+        Long v = Symbols.parseNumber(text.trim());
+        if (v == null || v < 0 || v > 0xFFFFFF) {
+            throw new IllegalArgumentException(option + " takes a 24-bit number (decimal or 0x-hex), got '" + text + "'");
+        }
+        return v.intValue();
     }
 }

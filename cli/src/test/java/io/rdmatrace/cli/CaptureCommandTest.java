@@ -45,6 +45,8 @@ class CaptureCommandTest {
         assertThat(c.knobs().retryCnt()).isEqualTo(2);
         assertThat(c.knobs().grh()).isFalse();
         assertThat(c.hostId()).isEqualTo("hostB");
+        assertThat(config("--listen", "1", "--dest-qpn", "0x999", "--sq-psn", "100").knobs().destQpn()).isEqualTo(0x999);
+        assertThat(run("capture", "--listen", "0", "--dest-qpn", "0x1000000").err()).contains("--dest-qpn takes a 24-bit number");
         assertThat(c.traceDir()).isEqualTo(Path.of("x", "hostB"));
     }
 

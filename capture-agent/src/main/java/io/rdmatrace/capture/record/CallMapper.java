@@ -12,7 +12,8 @@ import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.VerbCall;
 
 /**
- * One verbs call as the fields of its CALL event: {@code in} = the arguments actually passed (for
+ * One verbs call as the fields of its CALL event (reusing two attribute builders: not thread-safe,
+ * the recorder serialises calls): {@code in} = the arguments actually passed (for
  * ibv_modify_qp the attr_mask and exactly the fields it selects), {@code out} = what came back.
  * Calls that act on a QP also carry its QP_NUM in {@code in}, so rules can key on the QPN directly.
  */
@@ -21,9 +22,12 @@ final class CallMapper {
     record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
     }
 
+    private final Attrs.Builder inBuilder = Attrs.builder();
+    private final Attrs.Builder outBuilder = Attrs.builder();
+
     Mapped map(VerbCall call) {
-        Attrs.Builder in = Attrs.builder();
-        Attrs.Builder out = Attrs.builder();
+        Attrs.Builder in = inBuilder.clear();
+        Attrs.Builder out = outBuilder.clear();
         Verb verb;
         long handle;
         if (call instanceof VerbCall.GetDeviceList c) {
@@ -42,7 +46,7 @@ final class CallMapper {
             verb = Verb.IBV_QUERY_DEVICE;
             handle = c.contextHandle();
             if (c.attr() != null) {
-                out = VerbAttrs.device(null, c.attr()).toBuilder();
+                VerbAttrs.device(out, null, c.attr());
             }
         } else if (call instanceof VerbCall.QueryPort c) {
             verb = Verb.IBV_QUERY_PORT;
@@ -171,7 +175,7 @@ final class CallMapper {
 
     /** ibv_post_send: the first request's fields, the request count, and bad_wr's index on failure. */
     Mapped postSend(QueuePair qp, SendBatch b) {
-        Attrs.Builder in = Attrs.builder();
+        Attrs.Builder in = inBuilder.clear();
         in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
         int count = b.count();
         in.put(Attr.WR_COUNT, count);
@@ -202,7 +206,7 @@ final class CallMapper {
     }
 
     Mapped postRecv(QueuePair qp, RecvBatch b) {
-        Attrs.Builder in = Attrs.builder();
+        Attrs.Builder in = inBuilder.clear();
         in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
         int count = b.count();
         in.put(Attr.WR_COUNT, count);
@@ -221,12 +225,12 @@ final class CallMapper {
     }
 
     Mapped poll(long cqHandle, CompletionBatch b) {
-        Attrs in = Attrs.builder().put(Attr.NUM_ENTRIES, b.capacity()).build();
-        Attrs out = Attrs.builder().put(Attr.POLLED, Math.max(0, b.ret())).build();
+        Attrs in = inBuilder.clear().put(Attr.NUM_ENTRIES, b.capacity()).build();
+        Attrs out = outBuilder.clear().put(Attr.POLLED, Math.max(0, b.ret())).build();
         return new Mapped(Verb.IBV_POLL_CQ, cqHandle, (int) b.ret(), b.errno(), b.durationNanos(), in, out);
     }
 
-    private static Attrs badWr(int badIndex) {
-        return badIndex >= 0 ? Attrs.builder().put(Attr.BAD_WR_INDEX, badIndex).build() : Attrs.EMPTY;
+    private Attrs badWr(int badIndex) {
+        return badIndex >= 0 ? outBuilder.clear().put(Attr.BAD_WR_INDEX, badIndex).build() : Attrs.EMPTY;
     }
 }

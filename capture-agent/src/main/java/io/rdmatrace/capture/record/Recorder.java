@@ -121,20 +121,53 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
             }
             return; // an empty wait is not an event
         }
-        CallMapper.Mapped m = calls.map(call);
-        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+        call(calls.map(call));
     }
 
     @Override
     public synchronized void onPostSend(QueuePair qp, SendBatch batch) {
-        CallMapper.Mapped m = calls.postSend(qp, batch);
-        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+        call(calls.postSend(qp, batch));
     }
 
     @Override
     public synchronized void onPostRecv(QueuePair qp, RecvBatch batch) {
-        CallMapper.Mapped m = calls.postRecv(qp, batch);
-        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+        call(calls.postRecv(qp, batch));
+    }
+
+    private void completion(long cq, Wc wc) {
+        if (writer == null) {
+            emit(w -> w.completion(cq, wc));
+            return;
+        }
+        if (!closed && enabled && failure == null) {
+            try {
+                writer.completion(cq, wc);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+    }
+
+    /** The hot path: no closure per event once the session is written. */
+    private void call(CallMapper.Mapped m) {
+        if (closed || !enabled) {
+            return;
+        }
+        if (emptyCq != 0) {
+            flushEmptyPollsNow();
+        }
+        if (writer == null) {
+            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+            return;
+        }
+        if (failure != null) {
+            return;
+        }
+        try {
+            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out());
+        } catch (RuntimeException e) {
+            failure = e;
+        }
     }
 
     @Override
@@ -154,14 +187,13 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
             return;
         }
         flushEmptyPolls();
-        CallMapper.Mapped m = calls.poll(handle, batch);
-        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+        call(calls.poll(handle, batch));
         int n = (int) Math.max(0, ret);
         for (int i = 0; i < n && i < batch.count(); i++) {
             Wc wc = new Wc(batch.wrId(i), batch.statusValue(i), batch.opcodeValue(i), Integer.toUnsignedLong(batch.vendorErr(i)),
                     Integer.toUnsignedLong(batch.byteLen(i)), Integer.toUnsignedLong(batch.immData(i)), batch.qpNum(i),
                     batch.srcQp(i), batch.wcFlags(i), batch.pkeyIndex(i), batch.slid(i), batch.sl(i), batch.dlidPathBits(i));
-            emit(w -> w.completion(handle, wc));
+            completion(handle, wc);
         }
     }
 

@@ -148,6 +148,12 @@ public final class VerbAttrs {
     /** Device identity and limits for the SESSION and the ibv_query_device event. */
     public static Attrs device(String name, DeviceAttr d) {
         Attrs.Builder b = Attrs.builder();
+        device(b, name, d);
+        return b.build();
+    }
+
+    /** Same, into {@code b}. */
+    public static void device(Attrs.Builder b, String name, DeviceAttr d) {
         if (name != null) {
             b.put(Attr.DEV_NAME, name);
         }
@@ -178,7 +184,6 @@ public final class VerbAttrs {
         b.put(Attr.MAX_PKEYS, Integer.toUnsignedLong(d.maxPkeys()));
         b.put(Attr.LOCAL_CA_ACK_DELAY, Integer.toUnsignedLong(d.localCaAckDelay()));
         b.put(Attr.PHYS_PORT_CNT, Integer.toUnsignedLong(d.physPortCnt()));
-        return b.build();
     }
 
     /** Port attributes for the SESSION and the ibv_query_port event. */
