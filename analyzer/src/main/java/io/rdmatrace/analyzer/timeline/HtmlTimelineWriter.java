@@ -14,13 +14,16 @@ public final class HtmlTimelineWriter {
     private static final String TEMPLATE = resource("timeline.html");
     private static final String STYLE = resource("timeline.css");
     private static final String SCRIPT = resource("timeline.js");
+    /** Routine data-path events drawn one by one; more are condensed (a browser slows past a few thousand). */
+    static final int MAX_DRAWN_DATA_PATH = 3000;
 
     private HtmlTimelineWriter() {
     }
 
     public static String render(Timeline timeline) {
         StringBuilder data = new StringBuilder(4096);
-        TimelineJson.write(timeline, data); // JsonOut escapes '<', so the data cannot end its <script>
+        // JsonOut escapes '<', so the data cannot end its <script>
+        TimelineJson.write(DataPathCondenser.condense(timeline, MAX_DRAWN_DATA_PATH), data);
         return TEMPLATE
                 .replace("{{STYLE}}", STYLE)
                 .replace("{{SCRIPT}}", SCRIPT)

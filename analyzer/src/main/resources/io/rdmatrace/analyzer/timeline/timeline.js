@@ -140,7 +140,8 @@
     var callsG = el('g', { id: 'calls' }, svg);
     data.calls.forEach(function (c) {
       var x1 = GUTTER + axis.x(c.s), x2 = GUTTER + axis.x(c.e), y = laneY[c.lane] + 6;
-      var cls = 'call dimmable' + (c.ok ? '' : ' fail') + (c.verb === 'ibv_poll_cq' ? ' poll' : '');
+      var cls = 'call dimmable' + (c.ok ? '' : ' fail') + (c.verb === 'ibv_poll_cq' ? ' poll' : '')
+        + (c.verb === 'condensed' ? ' condensed' : '');
       var w = Math.max(3, x2 - x1);
       var r = el('rect', { 'class': cls, id: c.ev, x: x2 - w, y: y, width: w, height: 14, 'data-verb': c.verb }, callsG);
       tooltip(r, c.detail + '\n' + duration(c.e - c.s));
