@@ -88,7 +88,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (TraceException e) {
             throw new UserDataException(e.getMessage(), e);
         } catch (ReplayException e) {
-            throw new UserDataException(e.getMessage(), e);
+            throw e.isEnvironment() ? new EnvironmentException(e.getMessage(), e) : new UserDataException(e.getMessage(), e);
         }
         PrintWriter stdout = spec.commandLine().getOut();
         if (json) {

@@ -27,6 +27,12 @@ class ReplayCommandTest {
         assertThat(run.out()).contains("softverbs (bundled), the reference").contains("host-a on pairA: ").contains("host-b on pairB: ")
                 .contains("no divergence").contains("result: the replay matches the recording");
         assertThat(TraceSet.discover(dir.resolve("again")).hostIds()).containsExactly("host-a", "host-b");
+
+        // the same --out again: refused before anything runs, nothing lost
+        MainTest.Run again = MainTest.run("replay", recorded.toString(), "--soft", "--out", dir.resolve("again").toString());
+        assertThat(again.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(again.err()).startsWith("rdmatrace replay: ").contains("already holds a trace; choose another --out");
+        assertThat(TraceSet.discover(dir.resolve("again")).hostIds()).containsExactly("host-a", "host-b");
     }
 
     @Test

@@ -106,6 +106,10 @@ final class HostReplay {
         OutcomeCheck check = new OutcomeCheck(state, log, config.onReference());
         List<TraceEvent> events = config.recording().events();
         boolean oobNoted = false;
+        if (!config.recording().outcome().isClean()) {
+            state.note("the recording ends early (" + config.recording().outcome().status() + "): replayed up to its last "
+                    + "readable event; " + config.recording().outcome().detail());
+        }
         boolean dataPath = !peerMissing();
         if (!dataPath) {
             state.note("data path not replayed (posts, polls, completions): the recorded peer is not part of the trace");

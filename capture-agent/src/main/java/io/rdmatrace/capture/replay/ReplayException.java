@@ -1,12 +1,24 @@
 package io.rdmatrace.capture.replay;
 
-/** The replay could not run (a replaying process failed to start or to report); the message says why. */
+/**
+ * The replay could not run; the message says why. {@link #isEnvironment()} tells a problem of this
+ * machine or of the command line (the output folder already holds a trace, a process cannot start)
+ * from one of the recording (too many hosts).
+ */
 public final class ReplayException extends Exception {
-    public ReplayException(String message) {
+    private final boolean environment;
+
+    public ReplayException(String message, boolean environment) {
         super(message);
+        this.environment = environment;
     }
 
-    public ReplayException(String message, Throwable cause) {
+    public ReplayException(String message, boolean environment, Throwable cause) {
         super(message, cause);
+        this.environment = environment;
+    }
+
+    public boolean isEnvironment() {
+        return environment;
     }
 }

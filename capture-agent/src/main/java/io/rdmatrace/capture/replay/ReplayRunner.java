@@ -11,6 +11,7 @@ import java.util.Objects;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceLayout;
 import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.TraceSet;
 import io.rdmatrace.verbs.VerbsLibrary;
@@ -53,11 +54,17 @@ public final class ReplayRunner {
         TraceSet set = TraceSet.discover(o.trace());
         if (set.hosts().size() > 2) {
             throw new ReplayException(o.trace() + " holds " + set.hosts().size() + " hosts " + set.hostIds()
-                    + "; replay re-runs one host or a pair of connected hosts");
+                    + "; replay re-runs one host or a pair of connected hosts", false);
         }
         List<TraceReader.Result> recordings = new ArrayList<>();
         for (Path host : set.hosts()) {
             recordings.add(TraceReader.readAll(host));
+        }
+        for (TraceReader.Result r : recordings) {
+            Path taken = o.outDir().resolve(r.session().hostId());
+            if (TraceLayout.holdsQueueFiles(taken)) {
+                throw new ReplayException(taken + " already holds a trace; choose another --out", true);
+            }
         }
         boolean reference = o.library().kind() == VerbsLibrary.Kind.BUNDLED_SOFTVERBS;
         SoftDevices devices = new SoftDevices();
@@ -83,7 +90,7 @@ public final class ReplayRunner {
             Files.createDirectories(o.outDir());
             work = Files.createTempDirectory("rdmatrace-replay-");
         } catch (IOException e) {
-            throw new ReplayException("cannot create " + o.outDir() + ": " + e.getMessage(), e);
+            throw new ReplayException("cannot create " + o.outDir() + ": " + e.getMessage(), true, e);
         }
         // generous: a replay that goes wrong waits out its message and completion waits
         long budgetMs = START_WAIT_MS + 4 * o.messageWait().toMillis()
@@ -93,7 +100,7 @@ public final class ReplayRunner {
             if (port == null) {
                 first.waitFor(1000);
                 throw new ReplayException("the replay of " + hostOf(recordings, listener) + " did not start:"
-                        + System.lineSeparator() + first.tail(20));
+                        + System.lineSeparator() + first.tail(20), true);
             }
             try (ChildJvm second = child(o, folders, recordings, devices, reference, connector,
                     "connect:127.0.0.1:" + port, work)) {
@@ -109,10 +116,10 @@ public final class ReplayRunner {
                 return reports;
             }
         } catch (IOException e) {
-            throw new ReplayException("cannot start a replaying process: " + e.getMessage(), e);
+            throw new ReplayException("cannot start a replaying process: " + e.getMessage(), true, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReplayException("interrupted while replaying", e);
+            throw new ReplayException("interrupted while replaying", true, e);
         }
     }
 
