@@ -189,4 +189,42 @@ class CaptureTwoHostTest {
         assertThat(a.completions()).extracting(CompletionEvent::wc).extracting(w -> w.opcodeName())
                 .contains("IBV_WC_SEND", "IBV_WC_RECV");
     }
+
+    @Test
+    void scenarioFile_runsTheUsersStepsAndExpectations(@TempDir Path out) throws Exception {
+        // a user's probe as data: no peer involved; INIT→RTS must be refused and leave the QP in INIT
+        Path file = out.resolve("probe.yaml");
+        java.nio.file.Files.writeString(file, String.join("\n",
+                "name: init-to-rts-probe",
+                "tests:",
+                "  - id: P01",
+                "    title: resources",
+                "    steps:",
+                "      - do: alloc_pd",
+                "      - do: reg_mr",
+                "      - do: create_cq",
+                "        cqe: 8",
+                "      - do: create_qp",
+                "  - id: P02",
+                "    title: INIT then an illegal INIT->RTS",
+                "    steps:",
+                "      - do: modify_qp",
+                "        attrs: {qp_state: INIT, pkey_index: 0, port_num: $ib_port, qp_access_flags: local-write}",
+                "        expect: {qp_state: INIT}",
+                "      - do: modify_qp",
+                "        attrs: {qp_state: RTS, sq_psn: $sq_psn}",
+                "        expect: {ret: EINVAL, qp_state: INIT}",
+                ""));
+        List<String> args = List.of("--scenario", file.toString());
+        CaptureHosts.Run r = run(out.resolve("t"), args, args);
+        assertThat(r.a().exit()).as(r.a().output()).isZero();
+        assertThat(r.b().exit()).as(r.b().output()).isZero();
+        CaptureTraces a = CaptureTraces.read(out.resolve("t"), "hostA").assertComplete();
+        assertThat(a.verdicts()).containsExactly("P01 PASS", "P02 PASS");
+        assertThat(a.result().session().scenario()).endsWith("probe.yaml");
+        List<CallEvent> modifies = a.calls(Verb.IBV_MODIFY_QP);
+        assertThat(modifies).hasSize(2);
+        assertThat(modifies.get(1).errnoName()).isEqualTo("EINVAL");
+        assertThat(a.oob(OobEvent.Kind.HELLO, OobEvent.Direction.SENT)).isEmpty();
+    }
 }

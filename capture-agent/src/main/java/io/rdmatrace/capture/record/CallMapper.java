@@ -24,6 +24,7 @@ final class CallMapper {
 
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
+    private final GidText.Cache gids = new GidText.Cache();
 
     Mapped map(VerbCall call) {
         Attrs.Builder in = inBuilder.clear();
@@ -144,15 +145,14 @@ final class CallMapper {
         } else if (call instanceof VerbCall.ModifyQp c) {
             verb = Verb.IBV_MODIFY_QP;
             handle = c.qpHandle();
-            in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
-            VerbAttrs.modifyInputs(in, c.attr(), c.mask().bits());
+            VerbAttrs.modifyInputs(in, c.qpNum(), c.attr(), c.mask().bits(), gids);
         } else if (call instanceof VerbCall.QueryQp c) {
             verb = Verb.IBV_QUERY_QP;
             handle = c.qpHandle();
             in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
             in.put(Attr.ATTR_MASK, Integer.toUnsignedLong(c.mask().bits()));
             if (c.result() != null) {
-                VerbAttrs.queryOutputs(out, c.result());
+                VerbAttrs.queryOutputs(out, c.result(), gids);
             }
         } else if (call instanceof VerbCall.DestroyQp c) {
             verb = Verb.IBV_DESTROY_QP;
@@ -162,7 +162,7 @@ final class CallMapper {
             verb = Verb.IBV_CREATE_AH;
             handle = c.ahHandle();
             in.put(Attr.PD, c.pdHandle());
-            VerbAttrs.ah(in, c.attr());
+            VerbAttrs.ah(in, c.attr(), gids);
         } else if (call instanceof VerbCall.DestroyAh c) {
             verb = Verb.IBV_DESTROY_AH;
             handle = c.ahHandle();
@@ -173,53 +173,58 @@ final class CallMapper {
         return new Mapped(verb, handle, (int) s.ret(), s.errno(), s.durationNanos(), in.build(), out.build());
     }
 
-    /** ibv_post_send: the first request's fields, the request count, and bad_wr's index on failure. */
+    /** ibv_post_send: the first request's fields, the request count, and bad_wr's index on failure (ascending codes). */
     Mapped postSend(QueuePair qp, SendBatch b) {
         Attrs.Builder in = inBuilder.clear();
-        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
         int count = b.count();
-        in.put(Attr.WR_COUNT, count);
-        if (count > 0) {
+        boolean any = count > 0;
+        if (any && b.ahHandle(0) != 0) {
+            in.put(Attr.AH, b.ahHandle(0));
+        }
+        int sges = any ? b.numSge(0) : 0;
+        if (sges > 0) {
+            in.put(Attr.ADDR, b.sgeAddr(0, 0));
+            in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
+            in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
+        }
+        boolean rdma = any && (b.remoteAddr(0) != 0 || b.rkey(0) != 0);
+        if (rdma) {
+            in.put(Attr.RKEY, Integer.toUnsignedLong(b.rkey(0)));
+        }
+        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
+        if (any) {
             in.put(Attr.WR_ID, b.wrId(0));
             in.put(Attr.WR_OPCODE, b.opcode(0).value());
             in.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(b.sendFlags(0)));
-            int sges = b.numSge(0);
             in.put(Attr.NUM_SGE, sges);
-            if (sges > 0) {
-                in.put(Attr.ADDR, b.sgeAddr(0, 0));
-                in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
-                in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
-            }
-            long remoteAddr = b.remoteAddr(0);
-            if (remoteAddr != 0 || b.rkey(0) != 0) {
-                in.put(Attr.REMOTE_ADDR, remoteAddr);
-                in.put(Attr.RKEY, Integer.toUnsignedLong(b.rkey(0)));
+            if (rdma) {
+                in.put(Attr.REMOTE_ADDR, b.remoteAddr(0));
             }
             if (b.ahHandle(0) != 0) {
-                in.put(Attr.AH, b.ahHandle(0));
                 in.put(Attr.REMOTE_QPN, Integer.toUnsignedLong(b.remoteQpn(0)));
                 in.put(Attr.REMOTE_QKEY, Integer.toUnsignedLong(b.remoteQkey(0)));
             }
         }
+        in.put(Attr.WR_COUNT, count);
         return new Mapped(Verb.IBV_POST_SEND, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
                 badWr(b.badIndex()));
     }
 
     Mapped postRecv(QueuePair qp, RecvBatch b) {
         Attrs.Builder in = inBuilder.clear();
-        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
         int count = b.count();
-        in.put(Attr.WR_COUNT, count);
+        int sges = count > 0 ? b.numSge(0) : 0;
+        if (sges > 0) {
+            in.put(Attr.ADDR, b.sgeAddr(0, 0));
+            in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
+            in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
+        }
+        in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
         if (count > 0) {
             in.put(Attr.WR_ID, b.wrId(0));
-            int sges = b.numSge(0);
             in.put(Attr.NUM_SGE, sges);
-            if (sges > 0) {
-                in.put(Attr.ADDR, b.sgeAddr(0, 0));
-                in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
-                in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
-            }
         }
+        in.put(Attr.WR_COUNT, count);
         return new Mapped(Verb.IBV_POST_RECV, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
                 badWr(b.badIndex()));
     }

@@ -63,4 +63,21 @@ public final class GidText {
         }
         return gid[10] == (byte) 0xff && gid[11] == (byte) 0xff;
     }
+
+    /**
+     * Remembers the last GID formatted: a capture formats the same one or two GIDs (the peer's, our own)
+     * over and over. Not thread-safe (the recorder serialises its calls).
+     */
+    public static final class Cache {
+        private io.rdmatrace.verbs.Gid last;
+        private String lastText;
+
+        public String text(io.rdmatrace.verbs.Gid gid) {
+            if (!gid.equals(last)) {
+                lastText = of(gid.raw());
+                last = gid;
+            }
+            return lastText;
+        }
+    }
 }

@@ -15,8 +15,21 @@ public final class VerbAttrs {
     private VerbAttrs() {
     }
 
-    /** Exactly the ibv_qp_attr fields {@code mask} selects, plus the mask itself (what ibv_modify_qp was given). */
-    public static void modifyInputs(Attrs.Builder b, QpAttr a, int mask) {
+    /**
+     * Exactly the ibv_qp_attr fields {@code mask} selects, plus the QP number and the mask itself (what
+     * ibv_modify_qp was given). Attributes go in ascending code order: the builder then sorts nothing.
+     */
+    public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidText.Cache gids) {
+        if (has(mask, QpAttrField.PORT)) {
+            b.put(Attr.PORT_NUM, a.portNum());
+        }
+        if (has(mask, QpAttrField.PKEY_INDEX)) {
+            b.put(Attr.PKEY_INDEX, a.pkeyIndex());
+        }
+        if (has(mask, QpAttrField.CAP)) {
+            cap(b, a.cap());
+        }
+        b.put(Attr.QP_NUM, Integer.toUnsignedLong(qpNum));
         b.put(Attr.ATTR_MASK, Integer.toUnsignedLong(mask));
         if (has(mask, QpAttrField.STATE)) {
             b.put(Attr.QP_STATE, a.qpState().value());
@@ -24,26 +37,41 @@ public final class VerbAttrs {
         if (has(mask, QpAttrField.CUR_STATE)) {
             b.put(Attr.CUR_QP_STATE, a.curQpState().value());
         }
-        if (has(mask, QpAttrField.EN_SQD_ASYNC_NOTIFY)) {
-            b.put(Attr.EN_SQD_ASYNC_NOTIFY, a.enSqdAsyncNotify() != 0);
+        if (has(mask, QpAttrField.PATH_MTU)) {
+            b.put(Attr.PATH_MTU, a.pathMtu().value());
         }
-        if (has(mask, QpAttrField.ACCESS_FLAGS)) {
-            b.put(Attr.QP_ACCESS_FLAGS, Integer.toUnsignedLong(a.qpAccessFlags()));
-        }
-        if (has(mask, QpAttrField.PKEY_INDEX)) {
-            b.put(Attr.PKEY_INDEX, a.pkeyIndex());
-        }
-        if (has(mask, QpAttrField.PORT)) {
-            b.put(Attr.PORT_NUM, a.portNum());
+        if (has(mask, QpAttrField.PATH_MIG_STATE)) {
+            b.put(Attr.PATH_MIG_STATE, a.pathMigState().value());
         }
         if (has(mask, QpAttrField.QKEY)) {
             b.put(Attr.QKEY, Integer.toUnsignedLong(a.qkey()));
         }
-        if (has(mask, QpAttrField.AV)) {
-            ah(b, a.ahAttr());
+        if (has(mask, QpAttrField.RQ_PSN)) {
+            b.put(Attr.RQ_PSN, Integer.toUnsignedLong(a.rqPsn()));
         }
-        if (has(mask, QpAttrField.PATH_MTU)) {
-            b.put(Attr.PATH_MTU, a.pathMtu().value());
+        if (has(mask, QpAttrField.SQ_PSN)) {
+            b.put(Attr.SQ_PSN, Integer.toUnsignedLong(a.sqPsn()));
+        }
+        if (has(mask, QpAttrField.DEST_QPN)) {
+            b.put(Attr.DEST_QP_NUM, Integer.toUnsignedLong(a.destQpNum()));
+        }
+        if (has(mask, QpAttrField.ACCESS_FLAGS)) {
+            b.put(Attr.QP_ACCESS_FLAGS, Integer.toUnsignedLong(a.qpAccessFlags()));
+        }
+        if (has(mask, QpAttrField.ALT_PATH)) {
+            b.put(Attr.ALT_PKEY_INDEX, a.altPkeyIndex());
+        }
+        if (has(mask, QpAttrField.EN_SQD_ASYNC_NOTIFY)) {
+            b.put(Attr.EN_SQD_ASYNC_NOTIFY, a.enSqdAsyncNotify() != 0);
+        }
+        if (has(mask, QpAttrField.MAX_QP_RD_ATOMIC)) {
+            b.put(Attr.MAX_RD_ATOMIC, a.maxRdAtomic());
+        }
+        if (has(mask, QpAttrField.MAX_DEST_RD_ATOMIC)) {
+            b.put(Attr.MAX_DEST_RD_ATOMIC, a.maxDestRdAtomic());
+        }
+        if (has(mask, QpAttrField.MIN_RNR_TIMER)) {
+            b.put(Attr.MIN_RNR_TIMER, a.minRnrTimer());
         }
         if (has(mask, QpAttrField.TIMEOUT)) {
             b.put(Attr.TIMEOUT, a.timeout());
@@ -54,45 +82,34 @@ public final class VerbAttrs {
         if (has(mask, QpAttrField.RNR_RETRY)) {
             b.put(Attr.RNR_RETRY, a.rnrRetry());
         }
-        if (has(mask, QpAttrField.RQ_PSN)) {
-            b.put(Attr.RQ_PSN, Integer.toUnsignedLong(a.rqPsn()));
-        }
-        if (has(mask, QpAttrField.MAX_QP_RD_ATOMIC)) {
-            b.put(Attr.MAX_RD_ATOMIC, a.maxRdAtomic());
-        }
         if (has(mask, QpAttrField.ALT_PATH)) {
-            b.put(Attr.ALT_PKEY_INDEX, a.altPkeyIndex());
             b.put(Attr.ALT_PORT_NUM, a.altPortNum());
             b.put(Attr.ALT_TIMEOUT, a.altTimeout());
         }
-        if (has(mask, QpAttrField.MIN_RNR_TIMER)) {
-            b.put(Attr.MIN_RNR_TIMER, a.minRnrTimer());
-        }
-        if (has(mask, QpAttrField.SQ_PSN)) {
-            b.put(Attr.SQ_PSN, Integer.toUnsignedLong(a.sqPsn()));
-        }
-        if (has(mask, QpAttrField.MAX_DEST_RD_ATOMIC)) {
-            b.put(Attr.MAX_DEST_RD_ATOMIC, a.maxDestRdAtomic());
-        }
-        if (has(mask, QpAttrField.PATH_MIG_STATE)) {
-            b.put(Attr.PATH_MIG_STATE, a.pathMigState().value());
-        }
-        if (has(mask, QpAttrField.CAP)) {
-            cap(b, a.cap());
-        }
-        if (has(mask, QpAttrField.DEST_QPN)) {
-            b.put(Attr.DEST_QP_NUM, Integer.toUnsignedLong(a.destQpNum()));
-        }
         if (has(mask, QpAttrField.RATE_LIMIT)) {
             b.put(Attr.RATE_LIMIT, Integer.toUnsignedLong(a.rateLimit()));
+        }
+        if (has(mask, QpAttrField.AV)) {
+            ah(b, a.ahAttr(), gids);
         }
     }
 
     /** Every ibv_qp_attr field of a query answer, plus its init attributes (type, granted caps, CQs). */
     public static void queryOutputs(Attrs.Builder b, QpQuery q) {
+        queryOutputs(b, q, null);
+    }
+
+    /** Same, formatting the GID through {@code gids} (null: no cache); ascending code order. */
+    public static void queryOutputs(Attrs.Builder b, QpQuery q, GidText.Cache gids) {
         QpAttr a = q.attr();
-        b.put(Attr.QP_NUM, Integer.toUnsignedLong(q.qpNum()));
+        b.put(Attr.SEND_CQ, q.sendCqHandle());
+        b.put(Attr.RECV_CQ, q.recvCqHandle());
+        b.put(Attr.PORT_NUM, a.portNum());
+        b.put(Attr.PKEY_INDEX, a.pkeyIndex());
         b.put(Attr.QP_TYPE, q.qpType().value());
+        b.put(Attr.SQ_SIG_ALL, q.sqSigAll());
+        cap(b, q.initCap());
+        b.put(Attr.QP_NUM, Integer.toUnsignedLong(q.qpNum()));
         b.put(Attr.QP_STATE, a.qpState().value());
         b.put(Attr.CUR_QP_STATE, a.curQpState().value());
         b.put(Attr.PATH_MTU, a.pathMtu().value());
@@ -102,35 +119,34 @@ public final class VerbAttrs {
         b.put(Attr.SQ_PSN, Integer.toUnsignedLong(a.sqPsn()));
         b.put(Attr.DEST_QP_NUM, Integer.toUnsignedLong(a.destQpNum()));
         b.put(Attr.QP_ACCESS_FLAGS, Integer.toUnsignedLong(a.qpAccessFlags()));
-        b.put(Attr.PKEY_INDEX, a.pkeyIndex());
         b.put(Attr.ALT_PKEY_INDEX, a.altPkeyIndex());
         b.put(Attr.EN_SQD_ASYNC_NOTIFY, a.enSqdAsyncNotify() != 0);
         b.put(Attr.SQ_DRAINING, a.sqDraining() != 0);
         b.put(Attr.MAX_RD_ATOMIC, a.maxRdAtomic());
         b.put(Attr.MAX_DEST_RD_ATOMIC, a.maxDestRdAtomic());
         b.put(Attr.MIN_RNR_TIMER, a.minRnrTimer());
-        b.put(Attr.PORT_NUM, a.portNum());
         b.put(Attr.TIMEOUT, a.timeout());
         b.put(Attr.RETRY_CNT, a.retryCnt());
         b.put(Attr.RNR_RETRY, a.rnrRetry());
         b.put(Attr.ALT_PORT_NUM, a.altPortNum());
         b.put(Attr.ALT_TIMEOUT, a.altTimeout());
         b.put(Attr.RATE_LIMIT, Integer.toUnsignedLong(a.rateLimit()));
-        ah(b, a.ahAttr());
-        cap(b, q.initCap());
-        b.put(Attr.SQ_SIG_ALL, q.sqSigAll());
-        b.put(Attr.SEND_CQ, q.sendCqHandle());
-        b.put(Attr.RECV_CQ, q.recvCqHandle());
+        ah(b, a.ahAttr(), gids);
     }
 
     public static void ah(Attrs.Builder b, AhAttr ah) {
+        ah(b, ah, null);
+    }
+
+    /** The address vector's fields (ascending codes); the GID text comes from {@code gids} when given. */
+    public static void ah(Attrs.Builder b, AhAttr ah, GidText.Cache gids) {
         b.put(Attr.DLID, ah.dlid());
         b.put(Attr.SL, ah.sl());
         b.put(Attr.SRC_PATH_BITS, ah.srcPathBits());
         b.put(Attr.STATIC_RATE, ah.staticRate());
         b.put(Attr.IS_GLOBAL, ah.isGlobal());
         b.put(Attr.AH_PORT_NUM, ah.portNum());
-        b.put(Attr.DGID, GidText.of(ah.grh().dgid().raw()));
+        b.put(Attr.DGID, gids != null ? gids.text(ah.grh().dgid()) : GidText.of(ah.grh().dgid().raw()));
         b.put(Attr.FLOW_LABEL, Integer.toUnsignedLong(ah.grh().flowLabel()));
         b.put(Attr.SGID_INDEX, ah.grh().sgidIndex());
         b.put(Attr.HOP_LIMIT, ah.grh().hopLimit());

@@ -120,10 +120,15 @@ public final class CaptureAgent {
             AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
             try (AsyncEventPump pump = new AsyncEventPump(ctx); state) {
                 pump.start();
-                ScenarioError error = scenario.start(state);
-                List<TestCaseResult> results = scenario.results();
-                OobMessage.Done peer = new PeerExchange(state).finish(error.isOk(), summary(results));
-                scenario.stop();
+                List<TestCaseResult> results;
+                OobMessage.Done peer;
+                try {
+                    ScenarioError error = scenario.start(state);
+                    results = scenario.results();
+                    peer = new PeerExchange(state).finish(error.isOk(), summary(results));
+                } finally {
+                    scenario.stop(); // whatever happened, release the QPs, CQs, MRs and PD (recorded)
+                }
                 String peerHost = state.channel != null ? state.channel.peerHello().hostId() : null;
                 if (state.channel != null) {
                     state.channel.close();
