@@ -90,10 +90,18 @@ public final class HostEventsQuery {
                     outAttr[i] = BY_COLUMN.get(name.substring(4));
                 }
             }
+            // by index: a control-path row has ~470 columns and a lookup by name scans them
+            int host = rs.findColumn("host");
+            int verbColumn = rs.findColumn("verb");
+            int handle = rs.findColumn("handle");
+            int ret = rs.findColumn("ret");
+            int errno = rs.findColumn("errno");
+            int duration = rs.findColumn("duration_ns");
+            int[] header = headerColumns(rs);
             Attrs.Builder in = Attrs.builder();
             Attrs.Builder out = Attrs.builder();
             while (rs.next()) {
-                Verb verb = Verb.byFunction(rs.getString("verb"));
+                Verb verb = Verb.byFunction(rs.getString(verbColumn));
                 if (verb == null) {
                     continue; // a verb this build does not know: nothing to align it with
                 }
@@ -109,9 +117,8 @@ public final class HostEventsQuery {
                         put(inAttr[i] != null ? in : out, attr, value);
                     }
                 }
-                add(events, rs.getString("host"), new CallEvent(header(rs), verb, longOf(rs, "handle"),
-                        (int) longOf(rs, "ret"), (int) longOf(rs, "errno"), longOf(rs, "duration_ns"),
-                        in.build(), out.build()));
+                add(events, rs.getString(host), new CallEvent(header(rs, header), verb, longOf(rs, handle),
+                        (int) longOf(rs, ret), (int) longOf(rs, errno), longOf(rs, duration), in.build(), out.build()));
             }
         }
     }
@@ -120,13 +127,13 @@ public final class HostEventsQuery {
         try (ResultSet rs = statement.executeQuery("SELECT host, seq, mono_ns, wall_ns, thread_id, cq, wr_id, status, "
                 + "opcode, vendor_err, byte_len, imm_data, qp_num, src_qp, wc_flags, pkey_index, slid, sl, "
                 + "dlid_path_bits FROM completions")) {
+            int[] header = headerColumns(rs);
             while (rs.next()) {
-                Wc wc = new Wc(longOf(rs, "wr_id"), (int) longOf(rs, "status"), (int) longOf(rs, "opcode"),
-                        longOf(rs, "vendor_err"), longOf(rs, "byte_len"), longOf(rs, "imm_data"),
-                        (int) longOf(rs, "qp_num"), (int) longOf(rs, "src_qp"), (int) longOf(rs, "wc_flags"),
-                        (int) longOf(rs, "pkey_index"), (int) longOf(rs, "slid"), (int) longOf(rs, "sl"),
-                        (int) longOf(rs, "dlid_path_bits"));
-                add(events, rs.getString("host"), new CompletionEvent(header(rs), longOf(rs, "cq"), wc));
+                // columns 7.. in the order of the SELECT
+                Wc wc = new Wc(longOf(rs, 7), (int) longOf(rs, 8), (int) longOf(rs, 9), longOf(rs, 10), longOf(rs, 11),
+                        longOf(rs, 12), (int) longOf(rs, 13), (int) longOf(rs, 14), (int) longOf(rs, 15),
+                        (int) longOf(rs, 16), (int) longOf(rs, 17), (int) longOf(rs, 18), (int) longOf(rs, 19));
+                add(events, rs.getString(1), new CompletionEvent(header(rs, header), longOf(rs, 6), wc));
             }
         }
     }
@@ -207,9 +214,14 @@ public final class HostEventsQuery {
         }
     }
 
-    private static EventHeader header(ResultSet rs) throws SQLException {
-        return new EventHeader(rs.getLong("seq"), longOf(rs, "mono_ns"), longOf(rs, "wall_ns"), 0,
-                longOf(rs, "thread_id"), "");
+    /** The positions of seq, mono_ns, wall_ns, thread_id. */
+    private static int[] headerColumns(ResultSet rs) throws SQLException {
+        return new int[] {rs.findColumn("seq"), rs.findColumn("mono_ns"), rs.findColumn("wall_ns"), rs.findColumn("thread_id")};
+    }
+
+    private static EventHeader header(ResultSet rs, int[] columns) throws SQLException {
+        return new EventHeader(longOf(rs, columns[0]), longOf(rs, columns[1]), longOf(rs, columns[2]), 0,
+                longOf(rs, columns[3]), "");
     }
 
     private static EventHeader bare(long seq) {
@@ -217,6 +229,10 @@ public final class HostEventsQuery {
     }
 
     private static long longOf(ResultSet rs, String column) throws SQLException {
+        return longOf(rs, rs.findColumn(column));
+    }
+
+    private static long longOf(ResultSet rs, int column) throws SQLException {
         Object value = rs.getObject(column);
         if (value instanceof Boolean flag) {
             return flag ? 1 : 0;

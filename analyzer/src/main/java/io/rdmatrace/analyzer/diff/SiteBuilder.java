@@ -47,20 +47,40 @@ final class SiteBuilder {
         object(Verb.IBV_CREATE_SRQ, Verb.IBV_DESTROY_SRQ, "srq");
     }
 
+    /** "in.<attr>" / "out.<attr>" / "<attr>" value names per attribute ordinal, null when ignored. */
+    private final String[] inKey = new String[Attr.values().length];
+    private final String[] outKey = new String[Attr.values().length];
+    private final String[] bareKey = new String[Attr.values().length];
+    private final boolean keepRet;
+    private final boolean keepErrno;
+    private final boolean keepVerdict;
     private final String role;
     private final Map<String, Integer> created = new HashMap<>();
     private final Map<Long, String> byHandle = new HashMap<>();
     private final Map<Long, String> byQpn = new HashMap<>();
     private final Map<String, Integer> qpType = new HashMap<>();
-    private final Map<String, Integer> occurrences = new HashMap<>();
+    private final Map<Slot, Integer> occurrences = new HashMap<>();
     /** handle → the last call on it, to say which modify a query follows */
     private final Map<Long, String> lastModify = new HashMap<>();
     private final Map<String, LongStream.Builder> durations = new LinkedHashMap<>();
     private final List<Observation> out = new java.util.ArrayList<>();
     private String step = "setup";
 
-    private SiteBuilder(String role) {
+    /** What occurrences are counted per. */
+    private record Slot(String step, String object, String what) {
+    }
+
+    private SiteBuilder(String role, DiffOptions options) {
         this.role = role;
+        // ignored fields are never rendered: most of them (PSNs, QPNs, keys, addresses) change on every event
+        for (Attr a : Attr.values()) {
+            inKey[a.ordinal()] = options.ignores("in." + a.column()) ? null : "in." + a.column();
+            outKey[a.ordinal()] = options.ignores("out." + a.column()) ? null : "out." + a.column();
+            bareKey[a.ordinal()] = options.ignores(a.column()) ? null : a.column();
+        }
+        keepRet = !options.ignores("ret");
+        keepErrno = !options.ignores("errno");
+        keepVerdict = !options.ignores("verdict");
     }
 
     private static void object(Verb create, Verb destroy, String kind) {
@@ -68,8 +88,8 @@ final class SiteBuilder {
         DESTROYS.put(destroy, kind);
     }
 
-    static HostSites build(HostEvents host, String role) {
-        SiteBuilder b = new SiteBuilder(role);
+    static HostSites build(HostEvents host, String role, DiffOptions options) {
+        SiteBuilder b = new SiteBuilder(role, options);
         b.session(host);
         for (TraceEvent event : host.events()) {
             if (event instanceof CallEvent call) {
@@ -89,13 +109,13 @@ final class SiteBuilder {
 
     private void session(HostEvents host) {
         out.add(new Observation(new Site(role, "session", "device", "device", 1), SiteKind.DEVICE, -1, "",
-                rendered("", host.device())));
+                rendered(bareKey, host.device())));
         int index = 0;
         for (Attrs port : host.ports()) {
             index++;
             String object = "port#" + port.get(Attr.PORT_NUM, index);
             out.add(new Observation(new Site(role, "session", object, "port", 1), SiteKind.PORT, -1, "",
-                    rendered("", port)));
+                    rendered(bareKey, port)));
         }
     }
 
@@ -114,12 +134,14 @@ final class SiteBuilder {
         }
         String object = objectOf(call);
         Map<String, String> values = new LinkedHashMap<>();
-        values.put("ret", Integer.toString(call.ret()));
-        if (failed) {
+        if (keepRet) {
+            values.put("ret", Integer.toString(call.ret()));
+        }
+        if (failed && keepErrno) {
             values.put("errno", ErrnoNames.name(call.errno()));
         }
-        values.putAll(rendered("in.", call.in()));
-        values.putAll(rendered("out.", call.out()));
+        values.putAll(rendered(inKey, call.in()));
+        values.putAll(rendered(outKey, call.out()));
         String what = verb == Verb.IBV_POLL_CQ ? "ibv_poll_cq failure" : verb.function();
         int occurrence = next(object, what);
         String detail = "";
@@ -165,23 +187,23 @@ final class SiteBuilder {
         String object = byQpn.getOrDefault((long) wc.qpNum(), "unknown qp");
         String what = "completion " + (wc.opcode() >= IBV_WC_RECV ? "recv" : "send");
         Map<String, String> values = new LinkedHashMap<>();
-        values.put(Attr.WC_STATUS.column(), Attr.WC_STATUS.render(wc.status()));
-        values.put(Attr.VENDOR_ERR.column(), Attr.VENDOR_ERR.render(wc.vendorErr()));
-        values.put(Attr.WR_ID.column(), Attr.WR_ID.render(wc.wrId()));
-        values.put(Attr.QP_NUM.column(), Attr.QP_NUM.render(wc.qpNum()));
+        put(values, Attr.WC_STATUS, wc.status());
+        put(values, Attr.VENDOR_ERR, wc.vendorErr());
+        put(values, Attr.WR_ID, wc.wrId());
+        put(values, Attr.QP_NUM, wc.qpNum());
         if (wc.status() == 0) {
             // man ibv_poll_cq: on error only wr_id, status, qp_num and vendor_err are valid
-            values.put(Attr.WC_OPCODE.column(), Attr.WC_OPCODE.render(wc.opcode()));
-            values.put(Attr.BYTE_LEN.column(), Attr.BYTE_LEN.render(wc.byteLen()));
-            values.put(Attr.WC_FLAGS.column(), Attr.WC_FLAGS.render(wc.wcFlags()));
+            put(values, Attr.WC_OPCODE, wc.opcode());
+            put(values, Attr.BYTE_LEN, wc.byteLen());
+            put(values, Attr.WC_FLAGS, wc.wcFlags());
             if ((wc.wcFlags() & IBV_WC_WITH_IMM) != 0) {
-                values.put(Attr.IMM_DATA.column(), Attr.IMM_DATA.render(wc.immData()));
+                put(values, Attr.IMM_DATA, wc.immData());
             }
             if (qpType.getOrDefault(object, -1) == IBV_QPT_UD) {
-                values.put(Attr.SRC_QP.column(), Attr.SRC_QP.render(wc.srcQp()));
-                values.put(Attr.SLID.column(), Attr.SLID.render(wc.slid()));
-                values.put(Attr.SL.column(), Attr.SL.render(wc.sl()));
-                values.put(Attr.PKEY_INDEX.column(), Attr.PKEY_INDEX.render(wc.pkeyIndex()));
+                put(values, Attr.SRC_QP, wc.srcQp());
+                put(values, Attr.SLID, wc.slid());
+                put(values, Attr.SL, wc.sl());
+                put(values, Attr.PKEY_INDEX, wc.pkeyIndex());
             }
         }
         out.add(new Observation(new Site(role, step, object, what, next(object, what)), SiteKind.COMPLETION,
@@ -207,24 +229,38 @@ final class SiteBuilder {
             return;
         }
         out.add(new Observation(new Site(role, step, "-", "verdict", next("-", "verdict")), SiteKind.VERDICT, mark.seq(),
-                mark.text(), Map.of("verdict", mark.verdict().name())));
+                mark.text(), keepVerdict ? Map.of("verdict", mark.verdict().name()) : Map.of()));
     }
 
     private int next(String object, String what) {
-        return occurrences.merge(step + '\u0000' + object + '\u0000' + what, 1, Integer::sum);
+        return occurrences.merge(new Slot(step, object, what), 1, Integer::sum);
     }
 
     private void sample(Verb verb, long nanos) {
         durations.computeIfAbsent(verb.function(), v -> LongStream.builder()).add(nanos);
     }
 
-    private static Map<String, String> rendered(String prefix, Attrs attrs) {
+    private void put(Map<String, String> values, Attr attr, long value) {
+        String key = bareKey[attr.ordinal()];
+        if (key != null) {
+            values.put(key, attr.render(value));
+        }
+    }
+
+    /** The kept attributes, named by {@code keys} (null entries are ignored fields). */
+    private static Map<String, String> rendered(String[] keys, Attrs attrs) {
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 0; i < attrs.size(); i++) {
-            values.put(prefix + attrs.attr(i).column(), attrs.attr(i).render(attrs.value(i)));
+            String key = keys[attrs.attr(i).ordinal()];
+            if (key != null) {
+                values.put(key, attrs.attr(i).render(attrs.value(i)));
+            }
         }
         for (int i = 0; i < attrs.textSize(); i++) {
-            values.put(prefix + attrs.textAttr(i).column(), attrs.text(i));
+            String key = keys[attrs.textAttr(i).ordinal()];
+            if (key != null) {
+                values.put(key, attrs.text(i));
+            }
         }
         return values;
     }

@@ -128,8 +128,8 @@ public final class TraceDiff {
             notes.add(role + ": the scenarios differ: A ran '" + a.scenario() + "', B ran '" + b.scenario() + "'");
         }
         overrideNotes(role, a, b);
-        HostSites sitesA = SiteBuilder.build(a, role);
-        HostSites sitesB = SiteBuilder.build(b, role);
+        HostSites sitesA = SiteBuilder.build(a, role, options);
+        HostSites sitesB = SiteBuilder.build(b, role, options);
         Map<Site, Observation> inB = sitesB.bySite();
         for (Observation oa : sitesA.observations()) {
             Observation ob = inB.remove(oa.site());

@@ -1,6 +1,7 @@
 package io.rdmatrace.analyzer.export;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,11 @@ import io.rdmatrace.trace.TraceEvent;
  * counters, everything else numeric.
  */
 public final class Redactor {
+    private static final int MAX_REMEMBERED_TEXTS = 100_000;
     private final Pseudonyms pseudonyms;
     private final TextScrubber scrubber;
     private final SensitiveValues originals;
+    private final Map<String, String> scrubbed = new HashMap<>();
     private int textFields;
 
     private Redactor(SensitiveValues originals, Pseudonyms pseudonyms) {
@@ -76,11 +79,18 @@ public final class Redactor {
 
     /** Free text with its sensitive parts replaced. */
     public String text(String original) {
-        String scrubbed = scrubber.scrub(original);
-        if (!Objects.equals(scrubbed, original)) {
+        if (original == null || original.isEmpty()) {
+            return original;
+        }
+        // the same texts recur on every event (thread names, poll summaries): scrub each once
+        if (scrubbed.size() > MAX_REMEMBERED_TEXTS) {
+            scrubbed.clear();
+        }
+        String result = scrubbed.computeIfAbsent(original, scrubber::scrub);
+        if (!Objects.equals(result, original)) {
             textFields++;
         }
-        return scrubbed;
+        return result;
     }
 
     public List<TraceEvent> redact(List<TraceEvent> events) {

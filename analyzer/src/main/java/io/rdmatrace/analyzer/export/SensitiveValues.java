@@ -31,6 +31,9 @@ final class SensitiveValues implements TextScrubber.Found {
     /** Options whose value names the peer or this host. */
     private static final List<String> HOST_OPTIONS = List.of("connect", "peer", "host", "bind", "server", "listen", "addr");
 
+    private static final int MAX_REMEMBERED_TEXTS = 100_000;
+
+    private final Set<String> scannedTexts = new HashSet<>();
     private final Set<String> hostNames = new LinkedHashSet<>();
     private final Set<Integer> ipv4 = new LinkedHashSet<>();
     private final Set<String> gids = new LinkedHashSet<>();
@@ -136,7 +139,10 @@ final class SensitiveValues implements TextScrubber.Found {
     }
 
     private void text(String text) {
-        TextScrubber.scan(text, this);
+        // thread names and summaries repeat on every event: scan each distinct text once
+        if (text != null && !text.isEmpty() && (scannedTexts.size() > MAX_REMEMBERED_TEXTS || scannedTexts.add(text))) {
+            TextScrubber.scan(text, this);
+        }
     }
 
     @Override

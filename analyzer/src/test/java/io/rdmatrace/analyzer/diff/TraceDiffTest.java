@@ -85,7 +85,7 @@ class TraceDiffTest {
         assertThat(r.hosts()).containsExactly(new HostPair("listen", "host-a", "host-a"),
                 new HostPair("connect", "host-b", "host-b"));
         // it did compare: every call and completion of both hosts had a site
-        HostSites sites = SiteBuilder.build(read(clean1).get(0), "listen");
+        HostSites sites = SiteBuilder.build(read(clean1).get(0), "listen", DiffOptions.defaults());
         assertThat(sites.observations().stream().filter(o -> o.kind() == SiteKind.CALL).count()).isGreaterThan(40);
         assertThat(sites.observations().stream().filter(o -> o.kind() == SiteKind.COMPLETION).count()).isEqualTo(40);
         assertThat(r.latency()).extracting(LatencyComparison::verb).contains("ibv_post_send", "ibv_modify_qp");
