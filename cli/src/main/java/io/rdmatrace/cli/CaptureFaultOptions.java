@@ -38,8 +38,8 @@ final class CaptureFaultOptions {
     @Option(names = "--no-grh", description = "Address vector without GRH (RoCE needs one: the modify to RTR fails).")
     boolean noGrh;
 
-    @Option(names = "--mr-access", paramLabel = "LIST", defaultValue = "local-write,remote-write,remote-read",
-            description = "ibv_reg_mr access flags (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--mr-access", paramLabel = "LIST",
+            description = "ibv_reg_mr access flags (default: local-write plus the remote right --op needs).")
     String mrAccess;
 
     @Option(names = "--qp-access", paramLabel = "LIST",
@@ -83,7 +83,7 @@ final class CaptureFaultOptions {
         return new QpKnobs(pathMtu == null ? null : Mtu.parse(pathMtu), number("--sq-psn", sqPsn),
                 advertisePsn == null ? PsnChoice.TRUTH : PsnChoice.parse(advertisePsn), number("--dest-qpn", destQpn), pkeyIndex,
                 gidIndex, !noGrh,
-                (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, mrAccess),
+                mrAccess == null ? null : (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, mrAccess),
                 qpAccess == null ? null : (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, qpAccess), timeout, retryCnt,
                 rnrRetry, minRnrTimer, cqDepth, sqDepth, rqDepth, PostRecvTiming.parse(postRecv), delayRtrMs, modifyInRts);
     }

@@ -24,11 +24,12 @@ class DemoCommandTest {
     }
 
     @Test
-    void demo_capturesBothHostsCleanly(@TempDir Path dir) throws Exception {
+    void demo_capturesBothHostsCleanlyAndAnalyzes(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("trace");
-        Run r = run("demo", "--out", out.toString(), "--no-analyze");
+        Run r = run("demo", "--out", out.toString());
         assertThat(r.code()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("[hostA]").contains("[hostB]").contains("hostA exit 0, hostB exit 0");
+        assertThat(r.out()).contains("[hostA]").contains("[hostB]").contains("hostA exit 0, hostB exit 0")
+                .contains("rdmatrace analyze " + out).contains("0 error(s), 0 warning(s)");
         for (String host : new String[] {"hostA", "hostB"}) {
             TraceReader.Result t = TraceReader.readAll(out.resolve(host));
             assertThat(t.outcome().isClean()).isTrue();

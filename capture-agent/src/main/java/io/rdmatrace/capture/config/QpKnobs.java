@@ -13,13 +13,13 @@ import java.util.Objects;
  * @param destQpn      dest_qp_num to program instead of the peer's QPN, or null
  * @param gidIndex     sgid_index to use, or null for the RoCE v2 IPv4-mapped GID of the port
  * @param grh          false for --no-grh: an AV without GRH (RoCE needs one)
- * @param mrAccess     ibv_access_flags for ibv_reg_mr
+ * @param mrAccess     ibv_access_flags for ibv_reg_mr, or null for what --op needs
  * @param qpAccess     qp_access_flags at RESET→INIT (RC/UC only), or null for what --op needs
  * @param delayRtrMs   sleep between the exchange and INIT→RTR
  * @param modifyInRts  the attributes of an extra RTS→RTS modify (empty: none)
  */
 public record QpKnobs(Integer pathMtu, Integer sqPsn, PsnChoice advertisePsn, Integer destQpn, int pkeyIndex,
-                      Integer gidIndex, boolean grh, int mrAccess, Integer qpAccess, int timeout, int retryCnt,
+                      Integer gidIndex, boolean grh, Integer mrAccess, Integer qpAccess, int timeout, int retryCnt,
                       int rnrRetry, int minRnrTimer, Integer cqDepth, int sqDepth, Integer rqDepth,
                       PostRecvTiming postRecv, int delayRtrMs, List<String> modifyInRts) {
 
@@ -54,8 +54,7 @@ public record QpKnobs(Integer pathMtu, Integer sqPsn, PsnChoice advertisePsn, In
 
     /** The knobs of a clean run: rc_pingpong's timers (timeout 14, retry 7, rnr_retry 7, min_rnr_timer 12). */
     public static QpKnobs defaults() {
-        return new QpKnobs(null, null, PsnChoice.TRUTH, null, 0, null, true,
-                ACCESS_LOCAL_WRITE | ACCESS_REMOTE_WRITE | ACCESS_REMOTE_READ, null, 14, 7, 7, 12, null, 16, null,
+        return new QpKnobs(null, null, PsnChoice.TRUTH, null, 0, null, true, null, null, 14, 7, 7, 12, null, 16, null,
                 PostRecvTiming.BEFORE_RTR, 0, List.of());
     }
 
@@ -69,11 +68,20 @@ public record QpKnobs(Integer pathMtu, Integer sqPsn, PsnChoice advertisePsn, In
         return cqDepth != null ? cqDepth : sqDepth + rqDepthFor(iterations);
     }
 
+    /**
+     * MR access: the override, else local write plus the remote right --op needs (least privilege, as
+     * ibv_rc_pingpong: a SEND/RECV test registers LOCAL_WRITE only).
+     */
+    public int mrAccessFor(Op op) {
+        return mrAccess != null ? mrAccess : remoteRightFor(op);
+    }
+
     /** QP access at RESET→INIT: the override, else local write plus the remote right --op needs. */
     public int qpAccessFor(Op op) {
-        if (qpAccess != null) {
-            return qpAccess;
-        }
+        return qpAccess != null ? qpAccess : remoteRightFor(op);
+    }
+
+    private static int remoteRightFor(Op op) {
         return ACCESS_LOCAL_WRITE | switch (op) {
             case SEND -> 0;
             case WRITE -> ACCESS_REMOTE_WRITE;

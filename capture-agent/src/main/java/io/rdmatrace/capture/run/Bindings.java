@@ -52,7 +52,7 @@ final class Bindings {
             case "cq_depth": return num(k.cqDepthFor(iterations));
             case "ib_port": return num(c.ibPort());
             case "pkey_index": return num(k.pkeyIndex());
-            case "mr_access": return num(k.mrAccess());
+            case "mr_access": return num(k.mrAccessFor(c.workload().op()));
             case "qp_access": return num(k.qpAccessFor(c.workload().op()));
             case "timeout": return num(k.timeout());
             case "retry_cnt": return num(k.retryCnt());

@@ -36,18 +36,22 @@ final class DeviceSnapshot {
         Attrs.Builder p = Attrs.builder();
         VerbAttrs.port(p, portNum, port);
         this.portAttrs = p.build();
+        // ibv_query_gid reports an empty slot as the zero GID (no error, unlike ibv_query_gid_ex's
+        // ENODATA); the type is asked only for populated slots, so the scan makes no failing call
         int limit = Math.min(Math.max(port.gidTblLen(), 0), MAX_GIDS);
         int emptyRun = 0;
         for (int i = 0; i < limit && emptyRun < EMPTY_RUN; i++) {
-            Outcome<io.rdmatrace.verbs.GidEntry> o = ctx.tryQueryGidEntry(portNum, i);
-            if (o instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> ok && !ok.value().gid().isZero()) {
-                io.rdmatrace.verbs.GidEntry e = ok.value();
-                entries.add(e);
-                gids.add(new GidEntry(portNum, i, GidText.of(e.gid().raw()), Math.max(0, e.gidType().value())));
-                emptyRun = 0;
-            } else {
+            Outcome<Gid> g = ctx.tryQueryGid(portNum, i);
+            if (!(g instanceof Outcome.Ok<Gid> ok) || ok.value().isZero()) {
                 emptyRun++;
+                continue;
             }
+            emptyRun = 0;
+            Outcome<io.rdmatrace.verbs.GidEntry> typed = ctx.tryQueryGidEntry(portNum, i);
+            io.rdmatrace.verbs.GidEntry e = typed instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> t ? t.value()
+                    : new io.rdmatrace.verbs.GidEntry(ok.value(), i, portNum, GidType.UNKNOWN, 0);
+            entries.add(e);
+            gids.add(new GidEntry(portNum, i, GidText.of(e.gid().raw()), Math.max(0, e.gidType().value())));
         }
     }
 

@@ -24,12 +24,13 @@ public final class BringUpScenario {
     public static ScenarioSpec build(CaptureConfig config) {
         QpType type = config.workload().qpType();
         Op op = config.workload().op();
-        PostRecvTiming postRecv = config.knobs().postRecv();
+        // only SENDs consume receives; an RDMA WRITE/READ test posts none
+        PostRecvTiming postRecv = op == Op.SEND ? config.knobs().postRecv() : PostRecvTiming.NEVER;
         List<TestCase> tcs = List.of(
                 tc01(),
                 tc02(type),
                 tc03(config, type, postRecv),
-                tc04(op, postRecv));
+                tc04(op, op == Op.SEND ? postRecv : PostRecvTiming.BEFORE_RTR));
         return new ScenarioSpec(NAME, "PD → MR → CQ → QP, an illegal RESET→RTS probe, the out-of-band exchange and "
                 + "INIT→RTR→RTS behind a barrier, then " + op.label() + " each way with a pattern check", tcs);
     }
