@@ -20,7 +20,9 @@ final class RoceCapture implements AutoCloseable {
     private static final Duration DECODE_DEADLINE = Duration.ofSeconds(60);
     private static final Duration SETTLE_MIN = Duration.ofMillis(1000);
     private static final Duration SETTLE_QUIET = Duration.ofMillis(600);
-    private static final Duration SETTLE_MAX = Duration.ofSeconds(5);
+    private static final Duration SETTLE_MAX = Duration.ofSeconds(10);
+    /** A pcap file's global header; a file this size holds no packet yet. */
+    private static final long PCAP_HEADER_BYTES = 24;
     /** Wireshark's heuristic guesses at what a SEND payload carries (NFS-over-RDMA, EoIB, …); they
      * report pingpong's opaque bytes as malformed, so they are switched off: only RoCE is checked. */
     private static final List<String> PAYLOAD_HEURISTICS = List.of("smc", "smb_direct", "rpcordma", "nvme-rdma",
@@ -75,7 +77,8 @@ final class RoceCapture implements AutoCloseable {
     /**
      * dumpcap reads the kernel's capture ring a block at a time, and a block is handed over only
      * when full or after its timeout (250 ms in dumpcap); stopping earlier loses the packets of a
-     * short run. So wait at least SETTLE_MIN, then until the file has not grown for SETTLE_QUIET.
+     * short run. So wait at least SETTLE_MIN and until the first packet is in the file (a loaded
+     * machine delays dumpcap by seconds), then until the file has not grown for SETTLE_QUIET.
      */
     private void awaitSettled() {
         long start = System.nanoTime();
@@ -87,7 +90,8 @@ final class RoceCapture implements AutoCloseable {
             if (size != lastSize) {
                 lastSize = size;
                 quietSince = now;
-            } else if (now - start >= SETTLE_MIN.toNanos() && now - quietSince >= SETTLE_QUIET.toNanos()) {
+            } else if (size > PCAP_HEADER_BYTES && now - start >= SETTLE_MIN.toNanos()
+                    && now - quietSince >= SETTLE_QUIET.toNanos()) {
                 return;
             }
             sleep(100);
