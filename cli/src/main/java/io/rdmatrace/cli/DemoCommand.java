@@ -41,7 +41,10 @@ final class DemoCommand implements Callable<Integer> {
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
             "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
             "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true", "-XX:TieredStopAtLevel=1");
+            "--enable-native-access=ALL-UNNAMED", "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true",
+            "-XX:TieredStopAtLevel=1");
+    /** JDK 24+ warns about sun.misc.Unsafe (Chronicle, jffi) unless told; older JDKs reject the flag. */
+    private static final int UNSAFE_FLAG_SINCE = 24;
 
     @Spec
     CommandSpec spec;
@@ -146,6 +149,9 @@ final class DemoCommand implements Callable<Integer> {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JVM_FLAGS);
+        if (Runtime.version().feature() >= UNSAFE_FLAG_SINCE) {
+            cmd.add("--sun-misc-unsafe-memory-access=allow");
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Main.class.getName());
