@@ -118,32 +118,47 @@ public final class CaptureAgent {
             String devName = ctx.device().name();
             recorder.counters(devName, CountersEvent.Phase.START, ctx.queryCounters(config.ibPort()));
             AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
-            try (AsyncEventPump pump = new AsyncEventPump(ctx); state) {
+            try (state) {
+                AsyncEventPump pump = new AsyncEventPump(ctx);
                 pump.start();
-                List<TestCaseResult> results;
-                OobMessage.Done peer;
+                Ran ran;
                 try {
-                    ScenarioError error = scenario.start(state);
-                    results = scenario.results();
-                    peer = new PeerExchange(state).finish(error.isOk(), summary(results));
+                    ran = runScenario(scenario, state);
                 } finally {
-                    scenario.stop(); // whatever happened, release the QPs, CQs, MRs and PD (recorded)
+                    pump.close(); // stop waiting for async events before the device closes
                 }
-                String peerHost = state.channel != null ? state.channel.peerHello().hostId() : null;
-                if (state.channel != null) {
-                    state.channel.close();
-                }
-                pump.close();
                 recorder.counters(devName, CountersEvent.Phase.END, ctx.queryCounters(config.ibPort()));
                 ctx.tryClose();
                 long events = record ? recorder.eventsWritten() + 1 : 0; // + the END written by close
                 recorder.close();
                 RuntimeException problem = recorder.failure() != null ? recorder.failure() : pump.failure();
-                return new CaptureReport(results, peerHost, peer == null ? null : peer.passed(),
-                        peer == null ? peerMissing(state) : peer.text(), recorder.folder(), events,
+                return new CaptureReport(ran.results(), ran.peerHost(), ran.peer() == null ? null : ran.peer().passed(),
+                        ran.peer() == null ? peerMissing(state) : ran.peer().text(), recorder.folder(), events,
                         problem == null ? null : problem.toString());
             }
         }
+    }
+
+    /** What the scenario and the verdict exchange produced. */
+    private record Ran(List<TestCaseResult> results, OobMessage.Done peer, String peerHost) {
+    }
+
+    /** Runs the test cases, exchanges verdicts, and always tears down (the destroys are recorded too). */
+    private static Ran runScenario(Scenario scenario, AgentState state) {
+        List<TestCaseResult> results;
+        OobMessage.Done peer;
+        try {
+            ScenarioError error = scenario.start(state);
+            results = scenario.results();
+            peer = new PeerExchange(state).finish(error.isOk(), summary(results));
+        } finally {
+            scenario.stop();
+        }
+        String peerHost = state.channel != null ? state.channel.peerHello().hostId() : null;
+        if (state.channel != null) {
+            state.channel.close();
+        }
+        return new Ran(results, peer, peerHost);
     }
 
     private static String peerMissing(AgentState state) {

@@ -23,7 +23,7 @@ final class DataPath {
 
     private final AgentState s;
 
-    DataPath(AgentState s, Bindings bindings) {
+    DataPath(AgentState s) {
         this.s = s;
     }
 

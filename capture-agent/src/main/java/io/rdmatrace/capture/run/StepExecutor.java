@@ -1,7 +1,6 @@
 package io.rdmatrace.capture.run;
 
 import io.rdmatrace.capture.config.Mtu;
-import io.rdmatrace.capture.config.QpType;
 import io.rdmatrace.capture.oob.QpParams;
 import io.rdmatrace.capture.scenario.Action;
 import io.rdmatrace.capture.scenario.Expect;
@@ -15,6 +14,7 @@ import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.ProtectionDomain;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpInitAttr;
+import io.rdmatrace.verbs.QpType;
 import io.rdmatrace.verbs.QpQuery;
 import io.rdmatrace.verbs.QueuePair;
 import java.security.SecureRandom;
@@ -40,7 +40,7 @@ final class StepExecutor {
         this.s = state;
         this.bindings = new Bindings(state);
         this.peer = new PeerExchange(state);
-        this.data = new DataPath(state, bindings);
+        this.data = new DataPath(state);
     }
 
     Bindings bindings() {
@@ -133,7 +133,7 @@ final class StepExecutor {
         if (slot.cq == null) {
             throw new StepException("create_qp needs a CQ: put a \"create_cq\" step before it");
         }
-        io.rdmatrace.verbs.QpType type = io.rdmatrace.verbs.QpType.of(Values.qpType(bindings.resolve(x.qpType(), slot, iter)));
+        QpType type = QpType.of(Values.qpType(bindings.resolve(x.qpType(), slot, iter)));
         QpCap cap = new QpCap(Values.intValue(bindings.resolve(x.maxSendWr(), slot, iter), "max_send_wr"),
                 Values.intValue(bindings.resolve(x.maxRecvWr(), slot, iter), "max_recv_wr"),
                 Values.intValue(bindings.resolve(x.maxSendSge(), slot, iter), "max_send_sge"),
@@ -234,9 +234,5 @@ final class StepExecutor {
 
     static boolean isSendWrId(long wrId) {
         return (wrId & SEND_WR_FLAG) != 0;
-    }
-
-    static boolean isUd(AgentState s) {
-        return s.config.workload().qpType() == QpType.UD;
     }
 }

@@ -146,8 +146,7 @@ public final class ScenarioJson {
                 JsonNode attrs = s.get("attrs");
                 requireObject(attrs, "modify_qp \"attrs\"");
                 Map<QpField, Value> map = new LinkedHashMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> it = attrs.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
+                for (Map.Entry<String, JsonNode> e : attrs.properties()) {
                     map.put(QpField.byName(e.getKey()), value(e.getValue()));
                 }
                 yield new Action.ModifyQp(map, s.has("mask") ? value(s.get("mask")) : null);
