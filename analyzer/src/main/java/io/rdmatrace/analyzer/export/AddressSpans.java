@@ -3,6 +3,7 @@ package io.rdmatrace.analyzer.export;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +43,8 @@ final class AddressSpans {
     /** pseudo lo → pseudo hi, to keep pseudo spans apart */
     private final TreeMap<Long, Long> pseudo = new TreeMap<>();
     private final Map<Long, Long> extra = new HashMap<>();
+    /** span starts made for values no region mentioned */
+    private final Set<Long> strays = new HashSet<>();
     private final TreeMap<Long, Long> originals = new TreeMap<>(Long::compareUnsigned);
     private final Bits bits;
     private final int regionCount;
@@ -93,14 +96,17 @@ final class AddressSpans {
         if (e != null && Long.compareUnsigned(value, e.getValue().hi()) <= 0) {
             return e.getValue().pseudoLo() + (value - e.getValue().lo());
         }
-        return extra.computeIfAbsent(value, v -> place(v, v).pseudoLo());
+        return extra.computeIfAbsent(value, v -> {
+            strays.add(v);
+            return place(v, v).pseudoLo();
+        });
     }
 
     /** True when the value lies in a span the trace's own regions made (not one made for a stray value). */
     boolean covers(long value) {
         Map.Entry<Long, Span> e = byLo.floorEntry(value);
         return isAddress(value) && e != null && Long.compareUnsigned(value, e.getValue().hi()) <= 0
-                && !extra.containsValue(e.getValue().pseudoLo());
+                && !strays.contains(e.getKey());
     }
 
     /** Spans found in the trace (after merging). */
