@@ -144,10 +144,11 @@ class SoftverbsPersonalityDiffTest {
 
     @Test
     void redactedExportOfARealCapture_keepsNoOriginalValue_andTheSameFindings() throws Exception {
-        Path zip = dir.resolve("clean1-redacted.zip");
-        assertThat(cli("export", clean1.toString(), "-o", zip.toString(), "--redact")).isZero();
+        // the PSN fault: a capture the rules find something in
+        Path zip = dir.resolve("fault-redacted.zip");
+        assertThat(cli("export", fault.toString(), "-o", zip.toString(), "--redact")).isZero();
 
-        RealSecrets secrets = RealSecrets.of(clean1);
+        RealSecrets secrets = RealSecrets.of(fault);
         assertThat(secrets.size()).as("hosts, IPs, GIDs, GUIDs, keys, addresses of the capture").isGreaterThan(20);
         List<String> leaks = new java.util.ArrayList<>();
         try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(zip.toFile())) {
@@ -156,7 +157,7 @@ class SoftverbsPersonalityDiffTest {
             }
         }
         assertThat(leaks).isEmpty();
-        assertThat(ruleIds(clean1)).isEqualTo(ruleIds(zip)).isNotEmpty();
+        assertThat(ruleIds(fault)).isEqualTo(ruleIds(zip)).isNotEmpty();
     }
 
     /** The rule ids `analyze --format json` reports, sorted (hosts are pseudonyms in the bundle). */
