@@ -34,10 +34,12 @@ possible(status, rank, cause, text) AS (VALUES
     (10, 4, 'qp_rights', 'the peer QP access flags do not allow the operation'),
     (9, 1, 'qp_rights', 'the peer QP access flags do not allow the operation'),
     (9, 2, 'too_long', 'the message is longer than the peer receive buffer'),
+    (9, 3, 'mtu', 'the path MTUs differ, so packets of the wrong size are refused'),
     (4, 1, 'lkey', 'the lkey does not belong to a registered MR'),
     (1, 1, 'short_recv', 'the receive buffer is smaller than the message'),
-    (5, 1, 'moved_to_err', 'the QP was moved to ERR before the work completed'),
-    (5, 2, 'peer_error', 'the peer QP was in error or destroyed'),
+    (5, 1, 'own_error', 'this QP had already failed (an error event or its CQ overran)'),
+    (5, 2, 'moved_to_err', 'the QP was moved to ERR before the work completed'),
+    (5, 3, 'peer_error', 'the peer QP was in error or destroyed'),
     (11, 1, 'peer_recv_bad', 'the peer receive work request is malformed (bad lkey)')),
 status_text(status, text) AS (VALUES
     (1, 'local length error'), (2, 'local QP operation error'), (4, 'local protection error'),
@@ -47,66 +49,70 @@ status_text(status, text) AS (VALUES
     (20, 'response timeout error'), (21, 'general error')),
 send_len AS (SELECT host, qp_num, max(length) AS length FROM posts WHERE queue = 'send' AND ok GROUP BY ALL),
 recv_len AS (SELECT host, qp_num, min(length) AS length FROM posts WHERE queue = 'recv' AND ok GROUP BY ALL),
--- since_ns: when the evidence became true on the aligned clock (NULL: a setting, true from the start)
-evidence(host, qp_num, cause, detail, evs, since_ns) AS (
+-- since_ns: when the evidence became true on the aligned clock (NULL: a setting, true from the start),
+-- before_ns: evidence that counts only if it happened clearly before the error (a peer's teardown)
+evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
     SELECT host, qp_num, 'psn', 'sq_psn ' || hex24(sq_psn) || ', peer rq_psn ' || hex24(p_rq_psn),
-           [ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq)], NULL
+           [ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq)], NULL, NULL
     FROM _pair WHERE sq_psn <> p_rq_psn
     UNION ALL
     SELECT a.host, a.qp_num, 'psn', 'peer sq_psn ' || hex24(a.p_sq_psn) || ', this rq_psn ' || hex24(a.rq_psn),
-           [ev(a.p_host, a.p_sq_psn_seq), ev(a.host, a.rq_psn_seq)], NULL
+           [ev(a.p_host, a.p_sq_psn_seq), ev(a.host, a.rq_psn_seq)], NULL, NULL
     FROM _pair a WHERE a.p_sq_psn <> a.rq_psn
     UNION ALL
     SELECT host, qp_num, 'mtu', 'path MTU ' || mtu_bytes(path_mtu) || ' vs peer ' || mtu_bytes(p_path_mtu),
-           [ev(host, path_mtu_seq), ev(p_host, p_path_mtu_seq)], NULL
+           [ev(host, path_mtu_seq), ev(p_host, p_path_mtu_seq)], NULL, NULL
     FROM _pair WHERE path_mtu <> p_path_mtu
     UNION ALL
     SELECT s.host, s.qp_num, 'mtu', 'path MTU ' || mtu_bytes(s.path_mtu) || ' above the active MTU ' || mtu_bytes(p.active_mtu),
-           [ev(s.host, s.path_mtu_seq), ev(s.host, p.seq)], NULL
+           [ev(s.host, s.path_mtu_seq), ev(s.host, p.seq)], NULL, NULL
     FROM qp_settings s JOIN _port_info p ON p.host = s.host AND p.port_num = coalesce(s.port_num, 1)
     WHERE s.path_mtu > p.active_mtu
     UNION ALL
     SELECT host, qp_num, 'dest', 'dest_qp_num ' || hex24(dest_qp_num) || ' but the peer is ' || hex24(p_qp_num),
-           [ev(host, dest_qp_num_seq)], NULL
+           [ev(host, dest_qp_num_seq)], NULL, NULL
     FROM _pair WHERE dest_qp_num <> p_qp_num
     UNION ALL
-    SELECT a.host, a.qp_num, 'dest', 'dgid ' || a.dgid || ' is not a GID of ' || a.p_host, [ev(a.host, a.av_seq)], NULL
+    SELECT host, qp_num, 'dest', 'source ' || detail, [ev(host, av_seq), ev(host, gid_seq)], NULL, NULL
+    FROM _bad_sgid
+    UNION ALL
+    SELECT a.host, a.qp_num, 'dest', 'dgid ' || a.dgid || ' is not a GID of ' || a.p_host, [ev(a.host, a.av_seq)], NULL, NULL
     FROM _pair a WHERE a.dgid IS NOT NULL AND EXISTS (SELECT 1 FROM gids g WHERE g.host = a.p_host)
          AND NOT EXISTS (SELECT 1 FROM gids g WHERE g.host = a.p_host AND g.gid = a.dgid)
     UNION ALL
     SELECT a.host, a.qp_num, 'not_ready', 'first send ' || round((a.p_rtr_ts_ns - f.ts_ns) / 1e6, 3) || ' ms before the peer RTR',
-           [ev(a.host, f.seq), ev(a.p_host, a.p_rtr_seq)], NULL
+           [ev(a.host, f.seq), ev(a.p_host, a.p_rtr_seq)], NULL, NULL
     FROM _pair a JOIN _first_send f ON f.host = a.host AND f.qp_num = a.qp_num
     WHERE a.p_rtr_ts_ns IS NULL OR a.p_rtr_ts_ns > f.ts_ns
     UNION ALL
     SELECT a.host, a.qp_num, 'peer_error', 'peer QP in error since ' || e.host || '#' || e.seq || ' (' || e.what || ')',
-           [ev(e.host, e.seq)], e.ts_ns
+           [ev(e.host, e.seq)], e.ts_ns, NULL
     FROM _pair a JOIN _qp_error e ON e.host = a.p_host AND e.qp_num = a.p_qp_num
     UNION ALL
     SELECT a.host, a.qp_num, 'peer_error', 'peer QP destroyed at ' || q.host || '#' || q.destroy_seq, [ev(q.host, q.destroy_seq)],
-           o.destroy_ts_ns
+           NULL, o.destroy_ts_ns
     FROM _pair a JOIN qps q ON q.host = a.p_host AND q.handle = a.p_handle
     JOIN objects o ON o.host = q.host AND o.handle = q.handle AND o.create_seq = q.create_seq
     WHERE q.destroy_seq IS NOT NULL
     UNION ALL
     SELECT host, qp_num, 'timeout', 'ACK timeout ' || timeout || ' (' || round(ack_timeout_ms(timeout), 3) || ' ms)',
-           [ev(host, timeout_seq)], NULL
+           [ev(host, timeout_seq)], NULL, NULL
     FROM qp_settings WHERE timeout BETWEEN 1 AND 7
     UNION ALL
     SELECT a.host, a.qp_num, 'no_recv',
            CASE WHEN r.seq IS NULL THEN 'the peer never posted a receive'
                 ELSE 'the peer posted its first receive ' || round((r.ts_ns - f.recv_consuming_ts_ns) / 1e6, 3)
                      || ' ms after the first send' END,
-           list_filter([ev(a.host, f.recv_consuming_seq), ev(a.p_host, r.seq)], lambda e: e.seq IS NOT NULL), NULL
+           list_filter([ev(a.host, f.recv_consuming_seq), ev(a.p_host, r.seq)], lambda e: e.seq IS NOT NULL), NULL, NULL
     FROM _pair a JOIN _first_send f ON f.host = a.host AND f.qp_num = a.qp_num
     LEFT JOIN _first_recv r ON r.host = a.p_host AND r.qp_num = a.p_qp_num
     WHERE f.recv_consuming_seq IS NOT NULL AND (r.seq IS NULL OR r.ts_ns > f.recv_consuming_ts_ns)
     UNION ALL
-    SELECT host, qp_num, 'rnr_retry', 'rnr_retry ' || rnr_retry, [ev(host, rnr_retry_seq)], NULL
+    SELECT host, qp_num, 'rnr_retry', 'rnr_retry ' || rnr_retry, [ev(host, rnr_retry_seq)], NULL, NULL
     FROM qp_settings WHERE rnr_retry < 7
     UNION ALL
     SELECT p.host, p.qp_num, 'mr_rights', 'peer MR rkey 0x' || lower(hex(m.rkey)) || ' has ' || m.access_names,
-           [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL
+           [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL, NULL
     FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
     JOIN mrs m ON m.host = x.peer_host AND m.rkey = p.rkey
     WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
@@ -114,14 +120,14 @@ evidence(host, qp_num, cause, detail, evs, since_ns) AS (
     GROUP BY p.host, p.qp_num, m.rkey, m.access_names, m.host, m.create_seq
     UNION ALL
     SELECT p.host, p.qp_num, 'rkey', 'rkey 0x' || lower(hex(p.rkey)) || ' is no MR of ' || any_value(x.peer_host),
-           [ev(p.host, min(p.seq))], NULL
+           [ev(p.host, min(p.seq))], NULL, NULL
     FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
     WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
       AND EXISTS (SELECT 1 FROM mrs m WHERE m.host = x.peer_host)
       AND NOT EXISTS (SELECT 1 FROM mrs m WHERE m.host = x.peer_host AND m.rkey = p.rkey)
     GROUP BY p.host, p.qp_num, p.rkey
     UNION ALL
-    SELECT p.host, p.qp_num, 'range', 'remote address outside the peer MR', [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL
+    SELECT p.host, p.qp_num, 'range', 'remote address outside the peer MR', [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL, NULL
     FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
     JOIN mrs m ON m.host = x.peer_host AND m.rkey = p.rkey
     WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
@@ -129,29 +135,38 @@ evidence(host, qp_num, cause, detail, evs, since_ns) AS (
     GROUP BY p.host, p.qp_num, m.host, m.create_seq
     UNION ALL
     SELECT a.host, a.qp_num, 'qp_rights', 'peer qp_access_flags ' || flags_access(a.p_qp_access_flags),
-           [ev(a.p_host, a.p_qp_access_flags_seq)], NULL
+           [ev(a.p_host, a.p_qp_access_flags_seq)], NULL, NULL
     FROM _pair a
     WHERE EXISTS (SELECT 1 FROM posts p WHERE p.host = a.host AND p.qp_num = a.qp_num AND p.queue = 'send'
                   AND p.opcode IN (0, 1, 4, 5, 6)
                   AND (a.p_qp_access_flags & CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 ELSE 8 END) = 0)
     UNION ALL
     SELECT a.host, a.qp_num, 'too_long', 'sends up to ' || s.length || ' bytes, peer receives ' || r.length,
-           []::STRUCT(host VARCHAR, seq BIGINT)[], NULL
+           []::STRUCT(host VARCHAR, seq BIGINT)[], NULL, NULL
     FROM _pair a JOIN send_len s ON s.host = a.host AND s.qp_num = a.qp_num
     JOIN recv_len r ON r.host = a.p_host AND r.qp_num = a.p_qp_num WHERE s.length > r.length
     UNION ALL
     SELECT a.host, a.qp_num, 'short_recv', 'receives ' || r.length || ' bytes, peer sends up to ' || s.length,
-           []::STRUCT(host VARCHAR, seq BIGINT)[], NULL
+           []::STRUCT(host VARCHAR, seq BIGINT)[], NULL, NULL
     FROM _pair a JOIN recv_len r ON r.host = a.host AND r.qp_num = a.qp_num
     JOIN send_len s ON s.host = a.p_host AND s.qp_num = a.p_qp_num WHERE s.length > r.length
     UNION ALL
-    SELECT p.host, p.qp_num, 'lkey', 'lkey 0x' || lower(hex(p.lkey)) || ' is no MR of ' || p.host, [ev(p.host, min(p.seq))], NULL
+    SELECT p.host, p.qp_num, 'lkey', 'lkey 0x' || lower(hex(p.lkey)) || ' is no MR of ' || p.host, [ev(p.host, min(p.seq))], NULL, NULL
     FROM posts p
     WHERE p.lkey IS NOT NULL AND EXISTS (SELECT 1 FROM mrs m WHERE m.host = p.host)
       AND NOT EXISTS (SELECT 1 FROM mrs m WHERE m.host = p.host AND m.lkey = p.lkey)
     GROUP BY p.host, p.qp_num, p.lkey
     UNION ALL
-    SELECT host, qp_num, 'moved_to_err', 'ibv_modify_qp to ERR at ' || host || '#' || seq, [ev(host, seq)], ts_ns
+    SELECT a.host, a.qp_num, 'own_error', 'IBV_EVENT_' || a.event_name || ' at ' || a.host || '#' || a.seq,
+           [ev(a.host, a.seq)], a.ts_ns, NULL
+    FROM async_events a WHERE a.event_type IN (1, 2, 3) AND a.qp_num IS NOT NULL
+    UNION ALL
+    SELECT q.host, q.qp_num, 'own_error', 'IBV_EVENT_CQ_ERR on its CQ at ' || a.host || '#' || a.seq, [ev(a.host, a.seq)],
+           a.ts_ns, NULL
+    FROM async_events a JOIN qps q ON q.host = a.host AND (q.send_cq = a.element OR q.recv_cq = a.element)
+    WHERE a.event_type = 0
+    UNION ALL
+    SELECT host, qp_num, 'moved_to_err', 'ibv_modify_qp to ERR at ' || host || '#' || seq, [ev(host, seq)], ts_ns, NULL
     FROM qp_state_timeline WHERE ok AND to_state = 6),
 ranked AS (
     SELECT e.host, e.qp_num, e.seq, e.status, e.wr_id, e.vendor_err, e.errors, e.flushes,
@@ -161,7 +176,11 @@ ranked AS (
     FROM first_error e
     LEFT JOIN possible p ON p.status = e.status
     LEFT JOIN evidence v ON v.host = e.host AND v.qp_num = e.qp_num AND v.cause = p.cause
-                        AND (v.since_ns IS NULL OR v.since_ns <= e.ts_ns)
+                        -- evidence that became true later cannot be the cause (within the clock's error)
+                        AND (v.since_ns IS NULL OR v.since_ns <= e.ts_ns + clock_slack_ns()
+                             + (SELECT coalesce(max(uncertainty_ns), 0) FROM host_clock_offset))
+                        AND (v.before_ns IS NULL OR v.before_ns < e.ts_ns - clock_slack_ns()
+                             - (SELECT coalesce(max(uncertainty_ns), 0) FROM host_clock_offset))
     GROUP BY e.host, e.qp_num, e.seq, e.status, e.wr_id, e.vendor_err, e.errors, e.flushes, p.rank, p.text)
 SELECT r.host, r.qp_num::BIGINT AS qp,
        list_concat([ev(r.host, r.seq)], flatten(list(r.evs ORDER BY r.rank) FILTER (WHERE r.supported))) AS evidence,

@@ -5,12 +5,14 @@
 --   may produce a completion. If the CQ has fewer entries than the sum of those queue depths,
 --   a burst can overflow it (IBV_EVENT_CQ_ERR, lost completions, QP in ERR).
 -- fix: Create the CQ with cqe >= sum(max_send_wr of QPs using it as send CQ) + sum(max_recv_wr
---   of QPs using it as receive CQ), using the granted (not requested) depths.
+--   of QPs using it as receive CQ). Compared: the depths the QPs asked for (devices round
+--   queues up, and a program posts what it asked for) with the entries the CQ was granted.
 WITH load AS (
     SELECT c.host, c.handle, c.create_seq, c.cqe,
            -- a QP with an SRQ takes its receives from the SRQ, not its own receive queue
-           sum(CASE WHEN q.send_cq = c.handle THEN q.max_send_wr ELSE 0 END
-               + CASE WHEN q.recv_cq = c.handle AND coalesce(q.srq, 0) = 0 THEN q.max_recv_wr ELSE 0 END) AS demand,
+           sum(CASE WHEN q.send_cq = c.handle THEN coalesce(q.req_max_send_wr, q.max_send_wr) ELSE 0 END
+               + CASE WHEN q.recv_cq = c.handle AND coalesce(q.srq, 0) = 0
+                      THEN coalesce(q.req_max_recv_wr, q.max_recv_wr) ELSE 0 END) AS demand,
            list(q.create_seq ORDER BY q.create_seq) AS qp_seqs,
            min(q.qp_num) AS first_qp, count(*) AS qps
     FROM cqs c JOIN qps q ON q.host = c.host AND (q.send_cq = c.handle OR q.recv_cq = c.handle)

@@ -9,27 +9,14 @@
 -- fix: Use the index of the port's RoCE v2 GID for the interface address (IPv4-mapped
 --   ::ffff:a.b.c.d for IPv4; `show_gids` / ibv_query_gid_ex lists types), and set dgid to the
 --   GID the peer advertised out of band.
-WITH av AS (
-    SELECT s.host, s.handle, s.qp_num, s.av_seq, s.sgid_index, s.dgid, s.port_num,
-           p.link_layer
-    FROM qp_settings s
-    LEFT JOIN _port_info p ON p.host = s.host AND p.port_num = coalesce(s.port_num, 1)
-    WHERE s.av_seq IS NOT NULL AND coalesce(s.is_global, false)),
-source AS (
-    SELECT av.*, g.gid, g.gid_type, g.gid_type_name, g.link_local, g.seq AS gid_seq,
-           EXISTS (SELECT 1 FROM gids g2 WHERE g2.host = av.host AND g2.gid_type = 2 AND NOT g2.link_local) AS has_v2
-    FROM av
-    LEFT JOIN gids g ON g.host = av.host AND g.port_num = coalesce(av.port_num, 1) AND g.gid_index = av.sgid_index
-    WHERE EXISTS (SELECT 1 FROM gids g3 WHERE g3.host = av.host))
 SELECT host, qp_num::BIGINT AS qp,
-       [ev(host, av_seq), ev(host, coalesce(gid_seq, 0))] AS evidence,
+       [ev(host, av_seq), ev(host, gid_seq)] AS evidence,
        host || ' QP ' || hex24(qp_num) || ' sends from GID index ' || sgid_index || override_note(host, '--gid-index')
            || CASE WHEN gid IS NULL THEN ', which is not in the port''s GID table'
                    WHEN link_local THEN ', the link-local GID ' || gid || ' (' || gid_type_name || ')'
                    ELSE ', a ' || gid_type_name || ' GID (' || gid || ')' END
            || '; RoCE v2 needs the routable RoCE v2 GID of the interface' AS message
-FROM source
-WHERE (gid IS NULL OR ((link_local OR gid_type <> 2) AND has_v2)) AND coalesce(link_layer, 2) = 2
+FROM _bad_sgid
 UNION ALL
 SELECT a.host, a.qp_num::BIGINT,
        [ev(a.host, a.av_seq), ev(a.p_host, (SELECT min(seq) FROM gids g WHERE g.host = a.p_host))],

@@ -14,8 +14,8 @@ SELECT a.host, a.qp_num::BIGINT AS qp,
            || CASE WHEN sb.rtr_ts_ns IS NULL THEN 'but its peer ' || b.host || ' QP ' || hex24(b.qp_num) || ' never reached RTR'
                    ELSE round((sb.rtr_ts_ns - s.ts_ns) / 1e6, 3) || ' ms before its peer ' || b.host || ' QP '
                         || hex24(b.qp_num) || ' reached RTR' END
-           || override_note(b.host, '--delay-rtr') || override_note(a.host, '--no-barrier')
-           || override_note(b.host, '--no-barrier') AS message
+           || override_note(b.host, '--delay-rtr')
+           || coalesce(nullif(override_note(a.host, '--no-barrier'), ''), override_note(b.host, '--no-barrier')) AS message
 FROM qp_peers a
 JOIN _first_send s ON s.host = a.host AND s.qp_num = a.qp_num
 JOIN qp_peers b ON b.pair_id = a.pair_id AND b.host = a.peer_host
@@ -23,4 +23,4 @@ JOIN qp_settings sb ON sb.host = b.host AND sb.handle = b.handle
 LEFT JOIN host_clock_offset k ON k.host = b.host
 LEFT JOIN host_clock_offset ka ON ka.host = a.host
 WHERE sb.rtr_ts_ns IS NULL
-   OR sb.rtr_ts_ns > s.ts_ns + coalesce(k.uncertainty_ns, 0) + coalesce(ka.uncertainty_ns, 0)
+   OR sb.rtr_ts_ns > s.ts_ns + coalesce(k.uncertainty_ns, 0) + coalesce(ka.uncertainty_ns, 0) + clock_slack_ns()

@@ -25,4 +25,4 @@ LEFT JOIN host_clock_offset k ON k.host = b.host
 LEFT JOIN host_clock_offset ka ON ka.host = a.host
 WHERE s.recv_consuming_seq IS NOT NULL
   AND (r.seq IS NULL
-       OR r.ts_ns > s.recv_consuming_ts_ns + coalesce(k.uncertainty_ns, 0) + coalesce(ka.uncertainty_ns, 0))
+       OR r.ts_ns > s.recv_consuming_ts_ns + coalesce(k.uncertainty_ns, 0) + coalesce(ka.uncertainty_ns, 0) + clock_slack_ns())

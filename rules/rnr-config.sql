@@ -9,11 +9,12 @@
 --   post receives before the peer can send.
 WITH rnr_seen AS (
     -- a counter of RNR NAKs a host sent stalls its peers' senders; one it received stalls its own
-    SELECT host, min(seq) AS seq, sum(delta) AS naks,
-           CASE WHEN regexp_matches(lower(name), 'sent|send|tx|xmit') THEN 'sent'
-                WHEN regexp_matches(lower(name), 'rcv|recv|rx') THEN 'received' ELSE 'either' END AS direction
+    -- (retry_rnr_exceeded counts senders that gave up: the sender's side)
+    SELECT host, min(seq) AS seq, sum(delta) AS naks, string_agg(name, ', ' ORDER BY name) AS counter,
+           CASE WHEN regexp_matches(lower(name), 'exceed|rcv|recv|rx') THEN 'received'
+                WHEN regexp_matches(lower(name), 'sent|send|tx|xmit') THEN 'sent' ELSE 'either' END AS direction
     FROM counters
-    WHERE phase = 'END' AND lower(name) LIKE '%rnr%' AND delta > 0 GROUP BY ALL),
+    WHERE phase = 'END' AND lower(name) LIKE '%rnr%' AND delta > 0 GROUP BY host, direction),
 rnr_failed AS (
     SELECT host, qp_num, min(seq) AS seq FROM completions WHERE status = 13 GROUP BY host, qp_num)
 SELECT s.host, s.qp_num::BIGINT AS qp, [ev(s.host, s.min_rnr_timer_seq)] AS evidence,
@@ -23,8 +24,8 @@ FROM qp_settings s
 WHERE s.min_rnr_timer = 0 AND coalesce(s.qp_type, 2) = 2
 UNION ALL
 SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.rnr_retry_seq), ev(n.host, n.seq)],
-       s.host || ' QP ' || hex24(s.qp_num) || ' has rnr_retry 7 (retry forever) and ' || n.host || ' counted ' || n.naks
-           || ' RNR NAK(s) ' || n.direction || ': a receiver that falls behind stalls this sender instead of failing'
+       s.host || ' QP ' || hex24(s.qp_num) || ' has rnr_retry 7 (retry forever) and ' || n.host || ' counted '
+           || n.naks || ' RNR event(s) (' || n.counter || '): a receiver that falls behind stalls this sender instead of failing'
 FROM _pair s
 JOIN rnr_seen n ON (n.host = s.p_host AND n.direction IN ('sent', 'either'))
                 OR (n.host = s.host AND n.direction IN ('received', 'either'))

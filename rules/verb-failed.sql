@@ -3,8 +3,9 @@
 -- title: A verbs call failed
 -- explanation: Every failed call (ret != 0, or NULL for a create call) is reported with its
 --   errno and the likely cause found in the trace: the QP state at the time, the attribute
---   mask against the transition table, device and port limits, the MR access flags. Calls
---   inside the TC02 illegal-transition probe are expected to fail and are not reported.
+--   mask against the transition table, device and port limits, the MR access flags. Expected
+--   failures are not reported: the TC02 illegal-transition probe, and ENODATA from
+--   ibv_query_gid(_ex) on an empty GID table slot.
 -- fix: See the likely cause in the message; the more specific findings on the same event
 --   (illegal-attr-mask, grh-missing, queue-full, ...) say what to change.
 WITH failed AS (
@@ -13,6 +14,8 @@ WITH failed AS (
            in_path_mtu, in_port_num, in_timeout
     FROM _ctl c
     WHERE NOT ok AND NOT EXISTS (SELECT 1 FROM _probe_calls p WHERE p.host = c.host AND p.seq = c.seq)
+      -- enumerating the GID table: an empty slot answers ENODATA, which is not a failure
+      AND NOT (verb IN ('ibv_query_gid', 'ibv_query_gid_ex') AND errno = 61)
     UNION ALL
     SELECT host, seq, verb, handle, qp_num, errno, errno_name, ret, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            in_num_sge, NULL, NULL, NULL, NULL

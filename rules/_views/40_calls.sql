@@ -22,12 +22,20 @@ JOIN _verb v ON v.code = c.verb
 LEFT JOIN host_clock_offset k ON k.host = c.host
 ASOF LEFT JOIN _qp_handle q ON q.host = c.host AND q.handle = c.handle AND c.seq >= q.create_seq;
 
--- _dp_calls: the data-path calls (posts, polls, CQ notifications) with the same leading columns.
+-- _dp_calls: the data-path calls (posts and polls) with the same leading columns as _ctl and
+-- their attributes under their in_/out_ names again (see BaseTables.DATAPATH for the layout).
 CREATE VIEW _dp_calls AS
 SELECT d.host, d.seq, d.mono_ns, d.wall_ns, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, d.thread_id,
-       v.name AS verb, d.handle, d.ret, d.errno, errno_name(d.errno) AS errno_name,
-       _call_ok(v.name, d.ret) AS ok, d.duration_ns, coalesce(d.in_qp_num, q.qp_num) AS qp_num,
-       COLUMNS('^(in|out)_')
+       v.name AS verb, d.handle, d.ret, d.err::INTEGER AS errno, errno_name(d.err) AS errno_name,
+       _call_ok(v.name, d.ret) AS ok, d.duration_ns, coalesce(d.qp_num, q.qp_num) AS qp_num,
+       d.qp_num AS in_qp_num, d.wr_id AS in_wr_id, d.opcode AS in_wr_opcode, d.flags AS in_send_flags,
+       CASE WHEN v.name = 'ibv_poll_cq' THEN NULL ELSE d.count1 END AS in_num_sge,
+       CASE WHEN v.name = 'ibv_poll_cq' THEN NULL ELSE d.count2 END AS in_wr_count,
+       d.length AS in_length, d.addr AS in_addr, d.lkey AS in_lkey, d.remote_addr AS in_remote_addr,
+       d.rkey AS in_rkey, d.imm_data AS in_imm_data, d.remote_qpn AS in_remote_qpn, d.remote_qkey AS in_remote_qkey,
+       d.ah AS in_ah, d.bad_wr_index AS out_bad_wr_index,
+       CASE WHEN v.name = 'ibv_poll_cq' THEN d.count1 END AS in_num_entries,
+       CASE WHEN v.name = 'ibv_poll_cq' THEN d.count2 END AS out_polled
 FROM _datapath d
 JOIN _verb v ON v.code = d.verb
 LEFT JOIN host_clock_offset k ON k.host = d.host
@@ -44,11 +52,12 @@ SELECT * FROM _dp_calls;
 -- completions: one row per work completion returned by ibv_poll_cq.
 CREATE VIEW completions AS
 SELECT d.host, d.seq, d.mono_ns, d.wall_ns, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, d.thread_id,
-       d.handle AS cq, d.wc_wr_id AS wr_id, d.wc_status AS status, d.wc_status = 0 AS ok,
-       d.wc_opcode AS opcode, d.wc_opcode >= 128 AS is_recv,
-       d.wc_vendor_err AS vendor_err, d.wc_byte_len AS byte_len, d.wc_imm_data AS imm_data,
-       d.wc_qp_num AS qp_num, d.wc_src_qp AS src_qp, d.wc_flags AS wc_flags, d.wc_pkey_index AS pkey_index,
-       d.wc_slid AS slid, d.wc_sl AS sl, d.wc_dlid_path_bits AS dlid_path_bits
+       d.handle AS cq, d.wr_id, d.ret AS status, d.ret = 0 AS ok,
+       d.opcode, d.opcode >= 128 AS is_recv,
+       d.err AS vendor_err, d.length AS byte_len, d.imm_data,
+       d.qp_num, d.remote_qpn AS src_qp, d.flags::INTEGER AS wc_flags,
+       (d.wc_extra & 65535)::INTEGER AS pkey_index, ((d.wc_extra >> 16) & 65535)::INTEGER AS slid,
+       ((d.wc_extra >> 32) & 255)::INTEGER AS sl, ((d.wc_extra >> 40) & 255)::INTEGER AS dlid_path_bits
 FROM _datapath d
 LEFT JOIN host_clock_offset k ON k.host = d.host
 WHERE d.kind = 3;
@@ -97,7 +106,7 @@ WITH e AS (
     SELECT host, seq, 'SESSION' AS kind, 'SESSION' AS name, mono_ns, wall_ns, thread_id FROM _session
     UNION ALL SELECT host, seq, 'CALL', verb, mono_ns, wall_ns, thread_id FROM _ctl
     UNION ALL SELECT d.host, d.seq, CASE d.kind WHEN 2 THEN 'CALL' ELSE 'COMPLETION' END,
-                     CASE d.kind WHEN 2 THEN v.name ELSE 'status ' || d.wc_status END,
+                     CASE d.kind WHEN 2 THEN v.name ELSE 'status ' || d.ret END,
                      d.mono_ns, d.wall_ns, d.thread_id
               FROM _datapath d LEFT JOIN _verb v ON v.code = d.verb
     UNION ALL SELECT host, seq, 'ASYNC_EVENT', 'event ' || event_type, mono_ns, wall_ns, thread_id FROM _async

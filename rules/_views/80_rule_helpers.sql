@@ -69,16 +69,45 @@ CREATE TABLE _first_recv AS
 SELECT host, qp_num, min(seq) AS seq, min(ts_ns) AS ts_ns, count(*) AS posts
 FROM posts WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
 
--- _qp_error: the first moment each QP was in error: a modify to ERR, or the first completion
--- with an error status other than a flush.
+-- _qp_error: the first moment each QP was in error: a modify to ERR, the first completion
+-- with an error status other than a flush, an overrun of its CQ, or a QP error event.
 CREATE TABLE _qp_error AS
 SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(what, seq) AS what
 FROM (SELECT host, qp_num, seq, ts_ns, 'ibv_modify_qp to ERR' AS what FROM qp_state_timeline WHERE ok AND to_state = 6
       UNION ALL
       SELECT host, qp_num, seq, ts_ns, 'completion ' || enum_wc_status(status)
       FROM (SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(status, seq) AS status
-            FROM completions WHERE status NOT IN (0, 5) GROUP BY host, qp_num))
+            FROM completions WHERE status NOT IN (0, 5) GROUP BY host, qp_num)
+      UNION ALL
+      SELECT q.host, q.qp_num, a.seq, a.ts_ns, 'IBV_EVENT_CQ_ERR on its CQ'
+      FROM async_events a JOIN qps q ON q.host = a.host AND (q.send_cq = a.element OR q.recv_cq = a.element)
+      WHERE a.event_type = 0
+      UNION ALL
+      SELECT host, qp_num, seq, ts_ns, 'IBV_EVENT_' || event_name FROM async_events
+      WHERE event_type IN (1, 2, 3) AND qp_num IS NOT NULL)
 GROUP BY host, qp_num;
+
+-- _bad_sgid: QPs whose address vector sources packets from a GID a RoCE v2 peer cannot answer:
+-- an index not in the table, a link-local GID or a non-RoCE-v2 entry (when the port has a
+-- routable RoCE v2 GID). Only judged when the SESSION recorded the GID table.
+CREATE TABLE _bad_sgid AS
+WITH av AS (
+    SELECT s.host, s.handle, s.qp_num, s.av_seq, s.sgid_index, s.port_num, p.link_layer
+    FROM qp_settings s
+    LEFT JOIN _port_info p ON p.host = s.host AND p.port_num = coalesce(s.port_num, 1)
+    WHERE s.av_seq IS NOT NULL AND coalesce(s.is_global, false)),
+source AS (
+    SELECT av.*, g.gid, g.gid_type, g.gid_type_name, g.link_local, g.seq AS gid_seq,
+           EXISTS (SELECT 1 FROM gids g2 WHERE g2.host = av.host AND g2.gid_type = 2 AND NOT g2.link_local) AS has_v2
+    FROM av
+    LEFT JOIN gids g ON g.host = av.host AND g.port_num = coalesce(av.port_num, 1) AND g.gid_index = av.sgid_index
+    WHERE EXISTS (SELECT 1 FROM gids g3 WHERE g3.host = av.host))
+SELECT host, handle, qp_num, av_seq, coalesce(gid_seq, 0) AS gid_seq, sgid_index, gid, gid_type_name, link_local,
+       CASE WHEN gid IS NULL THEN 'GID index ' || sgid_index || ' is not in the port''s GID table'
+            WHEN link_local THEN 'GID index ' || sgid_index || ' is the link-local GID ' || gid || ' (' || gid_type_name || ')'
+            ELSE 'GID index ' || sgid_index || ' is a ' || gid_type_name || ' GID (' || gid || ')' END AS detail
+FROM source
+WHERE (gid IS NULL OR ((link_local OR gid_type <> 2) AND has_v2)) AND coalesce(link_layer, 2) = 2;
 
 -- _modify_check: each QP-state modify checked against the transition table for its QP type.
 CREATE TABLE _modify_check AS

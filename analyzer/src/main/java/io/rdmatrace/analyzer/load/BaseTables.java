@@ -1,12 +1,9 @@
 package io.rdmatrace.analyzer.load;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Verb;
 
 /**
  * The private tables the loader fills, one per event kind (plus the SESSION's parts). Their
@@ -63,18 +60,51 @@ final class BaseTables {
             new Column("errno", SqlType.INTEGER),
             new Column("duration_ns", SqlType.BIGINT))))));
 
-    /** Verbs whose calls may go to {@code _datapath} (if all their attributes have a column there). */
-    static final Set<Verb> DATAPATH_VERBS = EnumSet.of(Verb.IBV_POST_SEND, Verb.IBV_POST_RECV, Verb.IBV_POST_SRQ_RECV,
-            Verb.IBV_POLL_CQ, Verb.IBV_REQ_NOTIFY_CQ, Verb.IBV_GET_CQ_EVENT, Verb.IBV_ACK_CQ_EVENTS);
-    static final Set<Attr> DATAPATH_IN = EnumSet.of(Attr.WR_ID, Attr.WR_OPCODE, Attr.SEND_FLAGS, Attr.NUM_SGE,
-            Attr.LENGTH, Attr.ADDR, Attr.LKEY, Attr.REMOTE_ADDR, Attr.RKEY, Attr.IMM_DATA, Attr.REMOTE_QPN,
-            Attr.REMOTE_QKEY, Attr.AH, Attr.WR_COUNT, Attr.NUM_ENTRIES, Attr.SOLICITED_ONLY, Attr.NUM_EVENTS,
-            Attr.CQ, Attr.QP, Attr.QP_NUM);
-    static final Set<Attr> DATAPATH_OUT = EnumSet.of(Attr.BAD_WR_INDEX, Attr.POLLED, Attr.CQ, Attr.TIMEOUT_MS,
-            Attr.DURATION);
-
-    /** kind codes of {@code _datapath.kind}: the {@code EventKind} code. */
-    static final Table DATAPATH = new Table("_datapath", datapathColumns());
+    /**
+     * The data path: work-request posts, polls and completions (the bulk of a long trace), in
+     * a narrow table whose physical columns are shared by calls and completions (a wide,
+     * mostly-NULL table costs DuckDB several times more per row). Which column holds what:
+     * <pre>
+     * column       post call          poll call     completion
+     * handle       QP handle          CQ handle     CQ handle
+     * ret          ret                ret (count)   wc status
+     * err          errno              errno         vendor_err
+     * wr_id        first WR's wr_id   -             wr_id
+     * opcode       wr opcode          -             wc opcode
+     * flags        send_flags         -             wc_flags
+     * length       first SGE length   -             byte_len
+     * count1       num_sge            num_entries   -
+     * count2       wr_count           polled        -
+     * remote_qpn   remote_qpn (UD)    -             src_qp
+     * wc_extra     -                  -             pkey_index | slid << 16 | sl << 32 | dlid_path_bits << 40
+     * </pre>
+     * A data-path call carrying an attribute without a column here goes to {@code _call}.
+     * The views {@code calls} and {@code completions} give every value its own name again.
+     */
+    static final Table DATAPATH = new Table("_datapath", withHeader(List.of(
+            new Column("kind", SqlType.SMALLINT),
+            new Column("verb", SqlType.SMALLINT),
+            new Column("handle", SqlType.BIGINT),
+            new Column("ret", SqlType.INTEGER),
+            new Column("err", SqlType.BIGINT),
+            new Column("duration_ns", SqlType.BIGINT),
+            new Column("qp_num", SqlType.INTEGER),
+            new Column("wr_id", SqlType.BIGINT),
+            new Column("opcode", SqlType.INTEGER),
+            new Column("flags", SqlType.BIGINT),
+            new Column("length", SqlType.BIGINT),
+            new Column("addr", SqlType.BIGINT),
+            new Column("lkey", SqlType.BIGINT),
+            new Column("count1", SqlType.BIGINT),
+            new Column("count2", SqlType.BIGINT),
+            new Column("remote_addr", SqlType.BIGINT),
+            new Column("rkey", SqlType.BIGINT),
+            new Column("imm_data", SqlType.BIGINT),
+            new Column("remote_qpn", SqlType.INTEGER),
+            new Column("remote_qkey", SqlType.BIGINT),
+            new Column("ah", SqlType.BIGINT),
+            new Column("bad_wr_index", SqlType.BIGINT),
+            new Column("wc_extra", SqlType.BIGINT))));
 
     static final Table ASYNC = new Table("_async", withHeader(List.of(
             new Column("event_type", SqlType.INTEGER),
@@ -107,37 +137,6 @@ final class BaseTables {
 
     static List<Table> all() {
         return List.of(HOST, SESSION, DEVICE, PORT, GID, OVERRIDE, CALL, DATAPATH, ASYNC, OOB, MARK, COUNTER, END, THREAD);
-    }
-
-    private static List<Column> datapathColumns() {
-        List<Column> columns = withHeader(List.of(
-                new Column("kind", SqlType.SMALLINT),
-                new Column("verb", SqlType.SMALLINT),
-                new Column("handle", SqlType.BIGINT),
-                new Column("ret", SqlType.INTEGER),
-                new Column("errno", SqlType.INTEGER),
-                new Column("duration_ns", SqlType.BIGINT)));
-        for (Attr attr : DATAPATH_IN) {
-            columns.add(new Column("in_" + attr.column(), SqlType.of(attr)));
-        }
-        for (Attr attr : DATAPATH_OUT) {
-            columns.add(new Column("out_" + attr.column(), SqlType.of(attr)));
-        }
-        // completion fields (struct ibv_wc); the CQ handle goes to "handle"
-        columns.add(new Column("wc_wr_id", SqlType.BIGINT));
-        columns.add(new Column("wc_status", SqlType.INTEGER));
-        columns.add(new Column("wc_opcode", SqlType.INTEGER));
-        columns.add(new Column("wc_vendor_err", SqlType.BIGINT));
-        columns.add(new Column("wc_byte_len", SqlType.BIGINT));
-        columns.add(new Column("wc_imm_data", SqlType.BIGINT));
-        columns.add(new Column("wc_qp_num", SqlType.INTEGER));
-        columns.add(new Column("wc_src_qp", SqlType.INTEGER));
-        columns.add(new Column("wc_flags", SqlType.INTEGER));
-        columns.add(new Column("wc_pkey_index", SqlType.INTEGER));
-        columns.add(new Column("wc_slid", SqlType.INTEGER));
-        columns.add(new Column("wc_sl", SqlType.INTEGER));
-        columns.add(new Column("wc_dlid_path_bits", SqlType.INTEGER));
-        return List.copyOf(columns);
     }
 
     private static List<Column> withHeader(List<Column> rest) {

@@ -1,5 +1,6 @@
 package io.rdmatrace.analyzer.load;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,10 +11,11 @@ import io.rdmatrace.trace.CompletionEvent;
 import io.rdmatrace.trace.EventHeader;
 import io.rdmatrace.trace.EventKind;
 import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.Wc;
 
 /**
- * Writes the high-volume events (completions, and data-path calls whose attributes all have a
+ * Writes the high-volume events (completions, and posts and polls whose attributes all have a
  * {@code _datapath} column) straight into Arrow batches; everything else is declined and goes
  * to {@link ColdRows}. Column positions are resolved once, so the per-event work is array stores.
  */
@@ -28,11 +30,19 @@ final class DatapathWriter {
     private final int verb;
     private final int handle;
     private final int ret;
-    private final int errno;
+    private final int err;
     private final int durationNs;
-    private final int[] inColumn = new int[maxCode() + 1];
-    private final int[] outColumn = new int[maxCode() + 1];
-    private final int[] wc;
+    private final int wrId;
+    private final int opcode;
+    private final int flags;
+    private final int length;
+    private final int qpNum;
+    private final int remoteQpn;
+    private final int immData;
+    private final int wcExtra;
+    /** Per verb code: attribute code → column, for inputs and outputs; null = not a data-path verb. */
+    private final int[][] inColumn = new int[maxVerbCode() + 1][];
+    private final int[][] outColumn = new int[maxVerbCode() + 1][];
 
     DatapathWriter() {
         Map<String, Integer> at = BaseTables.DATAPATH.positions();
@@ -44,71 +54,102 @@ final class DatapathWriter {
         verb = at.get("verb");
         handle = at.get("handle");
         ret = at.get("ret");
-        errno = at.get("errno");
+        err = at.get("err");
         durationNs = at.get("duration_ns");
-        for (Attr attr : Attr.values()) {
-            inColumn[attr.code()] = BaseTables.DATAPATH_IN.contains(attr) ? at.get("in_" + attr.column()) : -1;
-            outColumn[attr.code()] = BaseTables.DATAPATH_OUT.contains(attr) ? at.get("out_" + attr.column()) : -1;
+        wrId = at.get("wr_id");
+        opcode = at.get("opcode");
+        flags = at.get("flags");
+        length = at.get("length");
+        qpNum = at.get("qp_num");
+        remoteQpn = at.get("remote_qpn");
+        immData = at.get("imm_data");
+        wcExtra = at.get("wc_extra");
+        Map<Attr, String> post = new EnumMap<>(Attr.class);
+        post.put(Attr.QP_NUM, "qp_num");
+        post.put(Attr.WR_ID, "wr_id");
+        post.put(Attr.WR_OPCODE, "opcode");
+        post.put(Attr.SEND_FLAGS, "flags");
+        post.put(Attr.NUM_SGE, "count1");
+        post.put(Attr.WR_COUNT, "count2");
+        post.put(Attr.LENGTH, "length");
+        post.put(Attr.ADDR, "addr");
+        post.put(Attr.LKEY, "lkey");
+        post.put(Attr.REMOTE_ADDR, "remote_addr");
+        post.put(Attr.RKEY, "rkey");
+        post.put(Attr.IMM_DATA, "imm_data");
+        post.put(Attr.REMOTE_QPN, "remote_qpn");
+        post.put(Attr.REMOTE_QKEY, "remote_qkey");
+        post.put(Attr.AH, "ah");
+        Map<Attr, String> postOut = Map.of(Attr.BAD_WR_INDEX, "bad_wr_index");
+        for (Verb v : List.of(Verb.IBV_POST_SEND, Verb.IBV_POST_RECV, Verb.IBV_POST_SRQ_RECV)) {
+            inColumn[v.code()] = columns(post, at);
+            outColumn[v.code()] = columns(postOut, at);
         }
-        wc = new int[] {at.get("wc_wr_id"), at.get("wc_status"), at.get("wc_opcode"), at.get("wc_vendor_err"),
-            at.get("wc_byte_len"), at.get("wc_imm_data"), at.get("wc_qp_num"), at.get("wc_src_qp"), at.get("wc_flags"),
-            at.get("wc_pkey_index"), at.get("wc_slid"), at.get("wc_sl"), at.get("wc_dlid_path_bits")};
+        inColumn[Verb.IBV_POLL_CQ.code()] = columns(Map.of(Attr.NUM_ENTRIES, "count1"), at);
+        outColumn[Verb.IBV_POLL_CQ.code()] = columns(Map.of(Attr.POLLED, "count2"), at);
+    }
+
+    private static int[] columns(Map<Attr, String> mapping, Map<String, Integer> at) {
+        int max = 0;
+        for (Attr a : Attr.values()) {
+            max = Math.max(max, a.code());
+        }
+        int[] byCode = new int[max + 1];
+        java.util.Arrays.fill(byCode, -1);
+        mapping.forEach((attr, column) -> byCode[attr.code()] = at.get(column));
+        return byCode;
     }
 
     /** Writes the event as a new row and returns true, or returns false (and writes nothing) if it is not data-path. */
     boolean write(TraceEvent event, BatchBuilder batch) {
         if (event instanceof CompletionEvent completion) {
+            Wc w = completion.wc();
             int row = header(batch, completion.header(), EventKind.COMPLETION);
             batch.setLong(handle, row, completion.cq());
-            Wc w = completion.wc();
-            batch.setLong(wc[0], row, w.wrId());
-            batch.setLong(wc[1], row, w.status());
-            batch.setLong(wc[2], row, w.opcode());
-            batch.setLong(wc[3], row, w.vendorErr());
-            batch.setLong(wc[4], row, w.byteLen());
-            batch.setLong(wc[5], row, w.immData());
-            batch.setLong(wc[6], row, w.qpNum());
-            batch.setLong(wc[7], row, w.srcQp());
-            batch.setLong(wc[8], row, w.wcFlags());
-            batch.setLong(wc[9], row, w.pkeyIndex());
-            batch.setLong(wc[10], row, w.slid());
-            batch.setLong(wc[11], row, w.sl());
-            batch.setLong(wc[12], row, w.dlidPathBits());
+            batch.setLong(ret, row, w.status());
+            batch.setLong(err, row, w.vendorErr());
+            batch.setLong(wrId, row, w.wrId());
+            batch.setLong(opcode, row, w.opcode());
+            batch.setLong(flags, row, w.wcFlags());
+            batch.setLong(length, row, w.byteLen());
+            batch.setLong(qpNum, row, w.qpNum());
+            batch.setLong(remoteQpn, row, w.srcQp());
+            batch.setLong(immData, row, w.immData());
+            batch.setLong(wcExtra, row, (w.pkeyIndex() & 0xFFFFL) | (w.slid() & 0xFFFFL) << 16 | (w.sl() & 0xFFL) << 32
+                    | (w.dlidPathBits() & 0xFFL) << 40);
             return true;
         }
-        if (!(event instanceof CallEvent call) || !accepts(call)) {
+        if (!(event instanceof CallEvent call)) {
+            return false;
+        }
+        int[] in = inColumn[call.verb().code()];
+        int[] out = outColumn[call.verb().code()];
+        if (in == null || !fits(call.in(), in) || !fits(call.out(), out)) {
             return false;
         }
         int row = header(batch, call.header(), EventKind.CALL);
         batch.setLong(verb, row, call.verb().code());
         batch.setLong(handle, row, call.handle());
         batch.setLong(ret, row, call.ret());
-        batch.setLong(errno, row, call.errno());
+        batch.setLong(err, row, call.errno());
         batch.setLong(durationNs, row, call.durationNanos());
-        Attrs in = call.in();
-        for (int i = 0; i < in.size(); i++) {
-            batch.setLong(inColumn[in.attr(i).code()], row, in.value(i));
+        Attrs attrs = call.in();
+        for (int i = 0; i < attrs.size(); i++) {
+            batch.setLong(in[attrs.attr(i).code()], row, attrs.value(i));
         }
-        Attrs out = call.out();
-        for (int i = 0; i < out.size(); i++) {
-            batch.setLong(outColumn[out.attr(i).code()], row, out.value(i));
+        attrs = call.out();
+        for (int i = 0; i < attrs.size(); i++) {
+            batch.setLong(out[attrs.attr(i).code()], row, attrs.value(i));
         }
         return true;
     }
 
-    private boolean accepts(CallEvent call) {
-        if (!BaseTables.DATAPATH_VERBS.contains(call.verb()) || call.in().textSize() > 0 || call.out().textSize() > 0) {
+    private static boolean fits(Attrs attrs, int[] columns) {
+        if (attrs.textSize() > 0) {
             return false;
         }
-        Attrs in = call.in();
-        for (int i = 0; i < in.size(); i++) {
-            if (inColumn[in.attr(i).code()] < 0) {
-                return false;
-            }
-        }
-        Attrs out = call.out();
-        for (int i = 0; i < out.size(); i++) {
-            if (outColumn[out.attr(i).code()] < 0) {
+        for (int i = 0; i < attrs.size(); i++) {
+            if (columns[attrs.attr(i).code()] < 0) {
                 return false;
             }
         }
@@ -125,10 +166,10 @@ final class DatapathWriter {
         return row;
     }
 
-    private static int maxCode() {
+    private static int maxVerbCode() {
         int max = 0;
-        for (Attr attr : Attr.values()) {
-            max = Math.max(max, attr.code());
+        for (Verb v : Verb.values()) {
+            max = Math.max(max, v.code());
         }
         return max;
     }

@@ -108,7 +108,7 @@ public final class RuleParser {
         if (body.contains(";")) {
             // a ';' inside a string literal is legal SQL, so only refuse a ';' that ends a line
             for (String line : body.split("\n")) {
-                if (line.strip().endsWith(";")) {
+                if (line.strip().endsWith(";") && !line.strip().startsWith("--")) {
                     throw new RuleFormatException("the body must be a single statement (found ';' before its end)");
                 }
             }

@@ -169,7 +169,7 @@ class FaultCaptureTest {
                 "host-a|0x000011|[host-a#17, host-a#23]|host-a QP 0x000011 has rnr_retry 0 and its send failed with IBV_WC_RNR_RETRY_EXC_ERR: it gave up after 0 RNR retries");
     }
 
-    /** B posts its receive 1 ms after A sent. */
+    /** B posts its receive 10 ms after A sent. */
     @Test
     void receivePostedLate() throws Exception {
         Capture c = new Capture();
@@ -178,7 +178,7 @@ class FaultCaptureTest {
         assertThat(faults(r)).containsExactly(
                 "recv-not-posted host-b 0x000011");
         assertThat(Analysis.rows(r, "recv-not-posted")).containsExactly(
-                "host-b|0x000011|[host-a#21, host-b#20]|host-b QP 0x000011 posted its first receive 1.001 ms after host-a QP 0x000011 sent a message that needs one");
+                "host-b|0x000011|[host-a#21, host-b#20]|host-b QP 0x000011 posted its first receive 10.001 ms after host-a QP 0x000011 sent a message that needs one");
     }
 
     /** B moves to RTR 10 ms after A sent. */
@@ -296,7 +296,7 @@ class FaultCaptureTest {
         assertThat(faults(r)).containsExactly(
                 "rnr-config host-a 0x000011");
         assertThat(Analysis.rows(r, "rnr-config")).containsExactly(
-                "host-a|0x000011|[host-a#17, host-b#27]|host-a QP 0x000011 has rnr_retry 7 (retry forever) and host-b counted 12 RNR NAK(s) sent: a receiver that falls behind stalls this sender instead of failing");
+                "host-a|0x000011|[host-a#17, host-b#27]|host-a QP 0x000011 has rnr_retry 7 (retry forever) and host-b counted 12 RNR event(s) (rnr_nak_sent): a receiver that falls behind stalls this sender instead of failing");
     }
 
     /** A disables the retransmit timer. */

@@ -49,20 +49,45 @@ class SampleTracesTest {
         return samples.stream().map(sample -> DynamicTest.dynamicTest(sample.getFileName().toString(), () -> check(sample)));
     }
 
+    /** A sample's host folders, unpacked when stored gzip-packed. */
+    static Path traces(Path sample, Path scratch) throws Exception {
+        boolean packed;
+        try (Stream<Path> files = Files.walk(sample, 2)) {
+            packed = files.anyMatch(p -> p.getFileName().toString().endsWith(".cq4.gz"));
+        }
+        if (!packed) {
+            return sample;
+        }
+        Path target = Files.createDirectories(scratch.resolve(sample.getFileName().toString()));
+        SampleUnpacker.unpack(sample, target);
+        return target;
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.delete(p);
+            }
+        }
+    }
+
     private static void check(Path sample) throws Exception {
         Path expectedFile = sample.resolve(ExpectedFindings.FILE);
         Assumptions.assumeTrue(Files.isRegularFile(expectedFile), sample + " has no " + ExpectedFindings.FILE
                 + " yet: its findings are not checked (write it after reviewing `rdmatrace analyze " + sample + "`)");
         List<String> expected = ExpectedFindings.read(expectedFile);
         List<String> actual;
+        Path scratch = Files.createTempDirectory("rdmatrace-sample-");
         try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-            LoadReport load = db.load(List.of(sample));
+            LoadReport load = db.load(List.of(traces(sample, scratch)));
             assertThat(load.rootProblems()).as("loading " + sample).isEmpty();
             assertThat(load.anyReadable()).as(sample + " holds no readable host trace").isTrue();
             db.finishLoading();
             AnalysisResult result = Analyzer.analyze(db, load, RuleCatalog.builtin());
             assertThat(result.ruleProblems()).as("rule problems on " + sample).isEmpty();
             actual = result.findings().stream().map(ExpectedFindings::line).sorted().collect(Collectors.toList());
+        } finally {
+            deleteTree(scratch);
         }
         assertThat(actual).as("findings of %s; if the change is intended, after checking them, the file should read:%n%s",
                 sample, String.join("\n", actual)).isEqualTo(expected);
