@@ -106,8 +106,8 @@ final class CallMapper {
         } else if (call instanceof VerbCall.CreateCq c) {
             verb = Verb.IBV_CREATE_CQ;
             handle = c.cqHandle();
-            in.put(Attr.CONTEXT, c.contextHandle()).put(Attr.CQE, Integer.toUnsignedLong(c.cqe()))
-                    .put(Attr.CHANNEL, c.channelHandle()).put(Attr.COMP_VECTOR, c.compVector());
+            in.put(Attr.CONTEXT, c.contextHandle()).put(Attr.CHANNEL, c.channelHandle())
+                    .put(Attr.CQE, Integer.toUnsignedLong(c.cqe())).put(Attr.COMP_VECTOR, c.compVector());
             if (c.cqHandle() != 0) {
                 out.put(Attr.CQE, Integer.toUnsignedLong(c.actualCqe()));
             }
@@ -137,10 +137,10 @@ final class CallMapper {
             in.put(Attr.SQ_SIG_ALL, init.sqSigAll());
             VerbAttrs.cap(in, init.cap());
             if (c.qpHandle() != 0) {
-                out.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
                 if (c.granted() != null) {
                     VerbAttrs.cap(out, c.granted());
                 }
+                out.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
             }
         } else if (call instanceof VerbCall.ModifyQp c) {
             verb = Verb.IBV_MODIFY_QP;

@@ -51,17 +51,18 @@ final class OobEventMapper {
 
     /** The sender's local parameters; psn is what it told the peer. */
     static void params(Attrs.Builder b, QpParams p) {
-        b.put(Attr.CONN_INDEX, p.qpIndex());
-        b.put(Attr.QP_NUM, p.qpNum());
+        // ascending attribute codes
         b.put(Attr.LID, p.lid());
-        b.put(Attr.GID, GidText.of(p.gid()));
         b.put(Attr.GID_INDEX, p.gidIndex());
-        b.put(Attr.PSN, p.psn());
-        b.put(Attr.PATH_MTU, p.pathMtu());
-        b.put(Attr.ADDR, p.mrAddr());
-        b.put(Attr.RKEY, Integer.toUnsignedLong(p.rkey()));
-        b.put(Attr.LENGTH, p.mrLength());
         b.put(Attr.PKEY_INDEX, p.pkeyIndex());
+        b.put(Attr.ADDR, p.mrAddr());
+        b.put(Attr.LENGTH, p.mrLength());
+        b.put(Attr.RKEY, Integer.toUnsignedLong(p.rkey()));
         b.put(Attr.QP_TYPE, p.qpType());
+        b.put(Attr.QP_NUM, p.qpNum());
+        b.put(Attr.PATH_MTU, p.pathMtu());
+        b.put(Attr.PSN, p.psn());
+        b.put(Attr.CONN_INDEX, p.qpIndex());
+        b.put(Attr.GID, GidText.of(p.gid()));
     }
 }

@@ -17,9 +17,9 @@ import io.rdmatrace.verbs.QpInitAttr;
 import io.rdmatrace.verbs.QpType;
 import io.rdmatrace.verbs.QpQuery;
 import io.rdmatrace.verbs.QueuePair;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Runs one scenario step: the verbs (through the binding, so the recorder sees each call) or the
@@ -29,7 +29,6 @@ final class StepExecutor {
     /** Longest --delay-rtr / "sleep" a step may ask for. */
     static final long MAX_SLEEP_MS = 600_000;
     private static final long SEND_WR_FLAG = 1L << 62;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final AgentState s;
     private final Bindings bindings;
@@ -143,7 +142,8 @@ final class StepExecutor {
         if (o instanceof Outcome.Ok<QueuePair> ok) {
             slot.qp = ok.value();
             Integer fixed = s.config.knobs().sqPsn();
-            slot.sqPsn = fixed != null ? fixed : RANDOM.nextInt(1 << 24);
+            // like ibv_rc_pingpong's lrand48(): a PSN needs to differ between runs, not to be unguessable
+            slot.sqPsn = fixed != null ? fixed : ThreadLocalRandom.current().nextInt(1 << 24);
             slot.advertisedPsn = s.config.knobs().advertisePsn().advertised(slot.sqPsn);
         }
         String note = slot.qp != null && slot.index == 0 ? String.format("QPN 0x%06x", slot.qp.qpNum()) : "";
