@@ -35,9 +35,10 @@ import picocli.CommandLine.Spec;
 
 /** `rdmatrace capture`: one side of a recorded two-host bring-up (TC01–TC04 or a --scenario file). */
 @Command(name = "capture",
-        description = {"Bring up an RDMA connection with a peer agent and record every verbs call, completion,",
-                "async event and out-of-band message into OUT/<host-id>/. Prints a PASS/FAIL table;",
-                "exit 0 when every step passed on both sides, 1 when one failed, 2 when it cannot run."},
+        description = "Bring up an RDMA connection with a peer agent (TC01 resources, TC02 illegal-transition probe, "
+                + "TC03 exchange and INIT->RTR->RTS, TC04 data each way) and record every verbs call, completion, "
+                + "async event and out-of-band message into OUT/<host-id>/. Prints a PASS/FAIL table; exit 0 when "
+                + "every step passed on both sides, 1 when one failed, 2 when it cannot run.",
         sortOptions = false,
         footer = {"", "Example usage:",
                 "  SOFTVERBS_DEVICES=a@127.0.0.1 rdmatrace capture --soft --host-id hostA --listen 127.0.0.1:7471",

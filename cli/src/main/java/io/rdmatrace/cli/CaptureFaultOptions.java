@@ -74,7 +74,7 @@ final class CaptureFaultOptions {
     @Option(names = "--delay-rtr", paramLabel = "MS", defaultValue = "0", description = "Wait this long between the exchange and INIT→RTR.")
     int delayRtrMs;
 
-    @Option(names = "--modify-in-rts", paramLabel = "ATTR[=V],...", split = ",",
+    @Option(names = "--modify-in-rts", paramLabel = "ATTR[=V]", split = ",",
             description = "An extra RTS→RTS ibv_modify_qp with these attributes (e.g. min_rnr_timer=3,path_mtu=4096).")
     List<String> modifyInRts = List.of();
 

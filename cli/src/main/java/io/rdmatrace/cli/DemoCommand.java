@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  * connects), a clean capture into OUT/, then `rdmatrace analyze OUT` when the analyzer is there.
  */
 @Command(name = "demo",
-        description = {"Run a two-host capture on the bundled softverbs (two processes, two devices) into OUT/,",
-                "then analyze it. Exit 0 when the capture is clean and the analysis finds nothing."},
+        description = "Run a two-host capture on the bundled softverbs (two processes, two devices: hostA@127.0.0.1 "
+                + "listens, hostB@127.0.0.2 connects) into OUT/, then analyze it. Exit 0 when the capture is clean "
+                + "and the analysis finds nothing at or above its default --fail-on.",
         footer = {"", "Example usage:",
                 "  rdmatrace demo",
                 "  rdmatrace demo --out /tmp/t --host-b-args='--advertise-psn -1 --retry-cnt 2'   (a PSN fault)"})
