@@ -71,6 +71,8 @@ public final class GidText {
     public static final class Cache {
         private io.rdmatrace.verbs.Gid last;
         private String lastText;
+        private byte[] lastRaw;
+        private String lastRawText;
 
         public String text(io.rdmatrace.verbs.Gid gid) {
             if (!gid.equals(last)) {
@@ -78,6 +80,15 @@ public final class GidText {
                 last = gid;
             }
             return lastText;
+        }
+
+        /** Same for raw GID bytes (an out-of-band PARAMS message). */
+        public String text(byte[] raw) {
+            if (!java.util.Arrays.equals(raw, lastRaw)) {
+                lastRawText = of(raw);
+                lastRaw = raw.clone();
+            }
+            return lastRawText;
         }
     }
 }

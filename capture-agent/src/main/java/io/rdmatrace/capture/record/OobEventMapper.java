@@ -6,10 +6,10 @@ import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.OobEvent;
 
-/** An out-of-band message as the kind and attributes of its OOB trace event. */
+/** An out-of-band message as the kind and attributes of its OOB trace event (not thread-safe: one per recorder). */
 final class OobEventMapper {
-    private OobEventMapper() {
-    }
+    private final Attrs.Builder builder = Attrs.builder();
+    private final GidText.Cache gids = new GidText.Cache();
 
     static OobEvent.Kind kind(OobMessage m) {
         if (m instanceof OobMessage.Hello || m instanceof OobMessage.Auth) {
@@ -26,8 +26,8 @@ final class OobEventMapper {
         return OobEvent.Kind.ERROR;
     }
 
-    static Attrs attrs(OobMessage m, int oobVersion) {
-        Attrs.Builder b = Attrs.builder();
+    Attrs attrs(OobMessage m, int oobVersion) {
+        Attrs.Builder b = builder.clear();
         if (m instanceof OobMessage.Hello h) {
             b.put(Attr.OOB_VERSION, oobVersion);
             b.put(Attr.AUTHENTICATED, h.authenticated());
@@ -50,7 +50,7 @@ final class OobEventMapper {
     }
 
     /** The sender's local parameters; psn is what it told the peer. */
-    static void params(Attrs.Builder b, QpParams p) {
+    private void params(Attrs.Builder b, QpParams p) {
         // ascending attribute codes
         b.put(Attr.LID, p.lid());
         b.put(Attr.GID_INDEX, p.gidIndex());
@@ -63,6 +63,6 @@ final class OobEventMapper {
         b.put(Attr.PATH_MTU, p.pathMtu());
         b.put(Attr.PSN, p.psn());
         b.put(Attr.CONN_INDEX, p.qpIndex());
-        b.put(Attr.GID, GidText.of(p.gid()));
+        b.put(Attr.GID, gids.text(p.gid()));
     }
 }

@@ -45,6 +45,7 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
     private final boolean enabled;
     private final List<Consumer<TraceWriter>> beforeSession = new ArrayList<>();
     private final CallMapper calls = new CallMapper();
+    private final OobEventMapper oobs = new OobEventMapper();
     private TraceWriter writer;
     private RuntimeException failure;
     private boolean closed;
@@ -229,7 +230,7 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
 
     private void oob(OobEvent.Direction direction, String remote, OobMessage message) {
         OobEvent.Kind kind = OobEventMapper.kind(message);
-        Attrs attrs = OobEventMapper.attrs(message, OobChannel.PROTOCOL_VERSION);
+        Attrs attrs = oobs.attrs(message, OobChannel.PROTOCOL_VERSION);
         emit(w -> w.oob(direction, remote, kind, attrs));
     }
 
