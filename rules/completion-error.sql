@@ -9,14 +9,14 @@
 --   recv-not-posted, mr-access-missing, ...) says how.
 WITH first_error AS (
     SELECT host, qp_num,
-           coalesce(min(seq) FILTER (WHERE status <> 5), min(seq)) AS seq,
-           coalesce(min(ts_ns) FILTER (WHERE status <> 5), min(ts_ns)) AS ts_ns,
-           coalesce(arg_min(status, seq) FILTER (WHERE status <> 5), 5) AS status,
-           coalesce(arg_min(wr_id, seq) FILTER (WHERE status <> 5), arg_min(wr_id, seq)) AS wr_id,
-           coalesce(arg_min(vendor_err, seq) FILTER (WHERE status <> 5), 0) AS vendor_err,
-           count(*) FILTER (WHERE status <> 5) AS errors,
-           count(*) FILTER (WHERE status = 5) AS flushes
-    FROM completions WHERE status <> 0 GROUP BY host, qp_num),
+           coalesce(min(first_seq) FILTER (WHERE status <> 5), min(first_seq)) AS seq,
+           coalesce(min(first_ts_ns) FILTER (WHERE status <> 5), min(first_ts_ns)) AS ts_ns,
+           coalesce(arg_min(status, first_seq) FILTER (WHERE status <> 5), 5) AS status,
+           coalesce(arg_min(first_wr_id, first_seq) FILTER (WHERE status <> 5), arg_min(first_wr_id, first_seq)) AS wr_id,
+           coalesce(arg_min(first_vendor_err, first_seq) FILTER (WHERE status <> 5), 0) AS vendor_err,
+           coalesce(sum(n) FILTER (WHERE status <> 5), 0) AS errors,
+           coalesce(sum(n) FILTER (WHERE status = 5), 0) AS flushes
+    FROM _completion_stats WHERE status <> 0 GROUP BY host, qp_num),
 -- what each status can mean, in the order an engineer would check it
 possible(status, rank, cause, text) AS (VALUES
     (12, 1, 'psn', 'the PSNs do not line up'),
@@ -47,8 +47,15 @@ status_text(status, text) AS (VALUES
     (9, 'remote invalid request error'), (10, 'remote access error'), (11, 'remote operation error'),
     (12, 'transport retry counter exceeded'), (13, 'RNR retry counter exceeded'), (19, 'fatal error'),
     (20, 'response timeout error'), (21, 'general error')),
-send_len AS (SELECT host, qp_num, max(length) AS length FROM posts WHERE queue = 'send' AND ok GROUP BY ALL),
-recv_len AS (SELECT host, qp_num, min(length) AS length FROM posts WHERE queue = 'recv' AND ok GROUP BY ALL),
+send_len AS (SELECT host, qp_num, max(max_length) AS length FROM _post_stats WHERE queue = 'send' AND ok GROUP BY ALL),
+recv_len AS (SELECT host, qp_num, min(min_length) AS length FROM _post_stats WHERE queue = 'recv' AND ok GROUP BY ALL),
+remote_ops AS (
+    SELECT p.host, p.qp_num, p.rkey, x.peer_host, min(p.first_seq) AS seq, min(p.min_remote_addr) AS min_addr,
+           max(p.max_remote_end) AS max_end,
+           bit_or(CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 ELSE 8 END) AS needed
+    FROM _post_stats p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
+    WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
+    GROUP BY p.host, p.qp_num, p.rkey, x.peer_host),
 -- since_ns: when the evidence became true on the aligned clock (NULL: a setting, true from the start),
 -- before_ns: evidence that counts only if it happened clearly before the error (a peer's teardown)
 evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
@@ -111,35 +118,26 @@ evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
     SELECT host, qp_num, 'rnr_retry', 'rnr_retry ' || rnr_retry, [ev(host, rnr_retry_seq)], NULL, NULL
     FROM qp_settings WHERE rnr_retry < 7
     UNION ALL
-    SELECT p.host, p.qp_num, 'mr_rights', 'peer MR rkey 0x' || lower(hex(m.rkey)) || ' has ' || m.access_names,
-           [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL, NULL
-    FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
-    JOIN mrs m ON m.host = x.peer_host AND m.rkey = p.rkey
-    WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
-      AND (m.access & CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 ELSE 8 END) = 0
-    GROUP BY p.host, p.qp_num, m.rkey, m.access_names, m.host, m.create_seq
+    SELECT o.host, o.qp_num, 'mr_rights', 'peer MR rkey 0x' || lower(hex(m.rkey)) || ' has ' || m.access_names,
+           [ev(o.host, o.seq), ev(m.host, m.create_seq)], NULL, NULL
+    FROM remote_ops o JOIN mrs m ON m.host = o.peer_host AND m.rkey = o.rkey
+    WHERE (m.access & o.needed) <> o.needed
     UNION ALL
-    SELECT p.host, p.qp_num, 'rkey', 'rkey 0x' || lower(hex(p.rkey)) || ' is no MR of ' || any_value(x.peer_host),
-           [ev(p.host, min(p.seq))], NULL, NULL
-    FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
-    WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
-      AND EXISTS (SELECT 1 FROM mrs m WHERE m.host = x.peer_host)
-      AND NOT EXISTS (SELECT 1 FROM mrs m WHERE m.host = x.peer_host AND m.rkey = p.rkey)
-    GROUP BY p.host, p.qp_num, p.rkey
+    SELECT o.host, o.qp_num, 'rkey', 'rkey 0x' || lower(hex(o.rkey)) || ' is no MR of ' || o.peer_host,
+           [ev(o.host, o.seq)], NULL, NULL
+    FROM remote_ops o
+    WHERE EXISTS (SELECT 1 FROM mrs m WHERE m.host = o.peer_host)
+      AND NOT EXISTS (SELECT 1 FROM mrs m WHERE m.host = o.peer_host AND m.rkey = o.rkey)
     UNION ALL
-    SELECT p.host, p.qp_num, 'range', 'remote address outside the peer MR', [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)], NULL, NULL
-    FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
-    JOIN mrs m ON m.host = x.peer_host AND m.rkey = p.rkey
-    WHERE p.queue = 'send' AND p.opcode IN (0, 1, 4, 5, 6)
-      AND (p.remote_addr < m.addr OR p.remote_addr + coalesce(p.length, 0) > m.addr + m.length)
-    GROUP BY p.host, p.qp_num, m.host, m.create_seq
+    SELECT o.host, o.qp_num, 'range', 'remote address outside the peer MR', [ev(o.host, o.seq), ev(m.host, m.create_seq)],
+           NULL, NULL
+    FROM remote_ops o JOIN mrs m ON m.host = o.peer_host AND m.rkey = o.rkey
+    WHERE o.min_addr < m.addr OR o.max_end > m.addr + m.length
     UNION ALL
     SELECT a.host, a.qp_num, 'qp_rights', 'peer qp_access_flags ' || flags_access(a.p_qp_access_flags),
            [ev(a.p_host, a.p_qp_access_flags_seq)], NULL, NULL
-    FROM _pair a
-    WHERE EXISTS (SELECT 1 FROM posts p WHERE p.host = a.host AND p.qp_num = a.qp_num AND p.queue = 'send'
-                  AND p.opcode IN (0, 1, 4, 5, 6)
-                  AND (a.p_qp_access_flags & CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 ELSE 8 END) = 0)
+    FROM _pair a JOIN remote_ops o ON o.host = a.host AND o.qp_num = a.qp_num
+    WHERE (a.p_qp_access_flags & o.needed) <> o.needed
     UNION ALL
     SELECT a.host, a.qp_num, 'too_long', 'sends up to ' || s.length || ' bytes, peer receives ' || r.length,
            []::STRUCT(host VARCHAR, seq BIGINT)[], NULL, NULL
@@ -151,8 +149,9 @@ evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
     FROM _pair a JOIN recv_len r ON r.host = a.host AND r.qp_num = a.qp_num
     JOIN send_len s ON s.host = a.p_host AND s.qp_num = a.p_qp_num WHERE s.length > r.length
     UNION ALL
-    SELECT p.host, p.qp_num, 'lkey', 'lkey 0x' || lower(hex(p.lkey)) || ' is no MR of ' || p.host, [ev(p.host, min(p.seq))], NULL, NULL
-    FROM posts p
+    SELECT p.host, p.qp_num, 'lkey', 'lkey 0x' || lower(hex(p.lkey)) || ' is no MR of ' || p.host,
+           [ev(p.host, min(p.first_seq))], NULL, NULL
+    FROM _post_stats p
     WHERE p.lkey IS NOT NULL AND EXISTS (SELECT 1 FROM mrs m WHERE m.host = p.host)
       AND NOT EXISTS (SELECT 1 FROM mrs m WHERE m.host = p.host AND m.lkey = p.lkey)
     GROUP BY p.host, p.qp_num, p.lkey

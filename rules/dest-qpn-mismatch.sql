@@ -18,11 +18,11 @@ LEFT JOIN qps q ON q.host = a.p_host AND q.handle = a.p_handle
 LEFT JOIN _received r ON r.host = a.host AND r.qp_num = a.p_qp_num
 WHERE a.dest_qp_num IS NOT NULL AND a.dest_qp_num <> a.p_qp_num
 UNION ALL
-SELECT p.host, p.qp_num::BIGINT, [ev(p.host, min(p.seq))],
-       p.host || ' UD QP ' || hex24(p.qp_num) || ' sent ' || count(*) || ' work request(s) to remote QPN '
+SELECT p.host, p.qp_num::BIGINT, [ev(p.host, min(p.first_seq))],
+       p.host || ' UD QP ' || hex24(p.qp_num) || ' sent ' || sum(p.n) || ' work request(s) to remote QPN '
            || hex24(p.remote_qpn) || ' but its peer on ' || any_value(x.peer_host) || ' is QP '
            || hex24(any_value(x.peer_qp_num))
-FROM posts p
+FROM _post_stats p
 JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
 WHERE p.queue = 'send' AND p.remote_qpn IS NOT NULL AND p.remote_qpn <> x.peer_qp_num
 GROUP BY p.host, p.qp_num, p.remote_qpn

@@ -10,7 +10,7 @@
 WITH used AS (
     SELECT x.peer_host AS host, p.rkey,
            bit_or(CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 WHEN p.opcode IN (5, 6) THEN 8 ELSE 0 END) AS rights
-    FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
+    FROM _post_stats p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
     WHERE p.queue = 'send' AND p.rkey IS NOT NULL
     GROUP BY ALL)
 SELECT m.host, NULL::BIGINT AS qp,

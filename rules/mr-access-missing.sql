@@ -10,15 +10,14 @@
 -- fix: Register the target MR with the right the peer uses (REMOTE_WRITE, REMOTE_READ,
 --   REMOTE_ATOMIC, which also need LOCAL_WRITE) and enable the same right in the target QP's
 --   qp_access_flags at RESET->INIT; register receive buffers with LOCAL_WRITE.
-WITH remote_ops AS (
-    SELECT p.host, p.qp_num, p.seq, p.opcode, p.rkey, x.peer_host, x.peer_qp_num, x.peer_handle,
-           CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 WHEN p.opcode IN (5, 6) THEN 8 END AS needed,
-           CASE WHEN p.opcode IN (0, 1) THEN 'RDMA WRITE' WHEN p.opcode = 4 THEN 'RDMA READ' ELSE 'atomic' END AS op
-    FROM posts p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
-    WHERE p.queue = 'send' AND p.ok AND p.opcode IN (0, 1, 4, 5, 6)),
-first_op AS (
-    SELECT host, qp_num, peer_host, peer_qp_num, peer_handle, rkey, needed, op, min(seq) AS seq, count(*) AS n
-    FROM remote_ops GROUP BY ALL)
+WITH first_op AS (
+    SELECT p.host, p.qp_num, x.peer_host, x.peer_qp_num, x.peer_handle, p.rkey,
+           CASE WHEN p.opcode IN (0, 1) THEN 2 WHEN p.opcode = 4 THEN 4 ELSE 8 END AS needed,
+           CASE WHEN p.opcode IN (0, 1) THEN 'RDMA WRITE' WHEN p.opcode = 4 THEN 'RDMA READ' ELSE 'atomic' END AS op,
+           min(p.first_seq) AS seq, sum(p.n) AS n
+    FROM _post_stats p JOIN qp_peers x ON x.host = p.host AND x.qp_num = p.qp_num
+    WHERE p.queue = 'send' AND p.ok AND p.opcode IN (0, 1, 4, 5, 6)
+    GROUP BY ALL)
 -- the target MR lacks the right
 SELECT o.peer_host AS host, o.peer_qp_num::BIGINT AS qp,
        [ev(o.host, o.seq), ev(m.host, m.create_seq)] AS evidence,
@@ -41,11 +40,11 @@ WHERE s.qp_access_flags IS NOT NULL AND (s.qp_access_flags & o.needed) = 0
 UNION ALL
 -- a receive buffer (or an RDMA READ destination) in an MR without LOCAL_WRITE
 SELECT p.host, p.qp_num::BIGINT,
-       [ev(p.host, min(p.seq)), ev(m.host, m.create_seq)],
-       count(*) || ' ' || CASE WHEN p.queue = 'recv' THEN 'receive' ELSE 'RDMA READ' END || '(s) on ' || p.host || ' QP '
+       [ev(p.host, min(p.first_seq)), ev(m.host, m.create_seq)],
+       sum(p.n) || ' ' || CASE WHEN p.queue = 'recv' THEN 'receive' ELSE 'RDMA READ' END || '(s) on ' || p.host || ' QP '
            || hex24(p.qp_num) || ' use lkey 0x' || lower(hex(p.lkey)) || ', an MR registered with ' || m.access_names
            || ': the device must write into it, which needs IBV_ACCESS_LOCAL_WRITE' || override_note(m.host, '--mr-access')
-FROM posts p
-JOIN mrs m ON m.host = p.host AND m.lkey = p.lkey AND m.create_seq < p.seq
+FROM _post_stats p
+JOIN mrs m ON m.host = p.host AND m.lkey = p.lkey AND m.create_seq < p.first_seq
 WHERE p.ok AND (p.queue = 'recv' OR (p.queue = 'send' AND p.opcode = 4)) AND (m.access & 1) = 0
 GROUP BY p.host, p.qp_num, p.queue, p.lkey, m.host, m.create_seq, m.access_names

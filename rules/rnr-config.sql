@@ -16,7 +16,7 @@ WITH rnr_seen AS (
     FROM counters
     WHERE phase = 'END' AND lower(name) LIKE '%rnr%' AND delta > 0 GROUP BY host, direction),
 rnr_failed AS (
-    SELECT host, qp_num, min(seq) AS seq FROM completions WHERE status = 13 GROUP BY host, qp_num)
+    SELECT host, qp_num, min(first_seq) AS seq FROM _completion_stats WHERE status = 13 GROUP BY host, qp_num)
 SELECT s.host, s.qp_num::BIGINT AS qp, [ev(s.host, s.min_rnr_timer_seq)] AS evidence,
        s.host || ' QP ' || hex24(s.qp_num) || ' has min_rnr_timer 0: senders wait 655.36 ms after every RNR NAK'
            || override_note(s.host, '--min-rnr-timer') AS message

@@ -15,10 +15,10 @@ SELECT host, qp_num::BIGINT AS qp, [ev(host, timeout_seq)] AS evidence,
 FROM qp_settings
 WHERE timeout IS NOT NULL AND coalesce(qp_type, 2) IN (2, 9, 10) AND (timeout = 0 OR timeout < 8 OR timeout >= 24)
 UNION ALL
-SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.retry_cnt_seq), ev(s.host, min(c.seq))],
+SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.retry_cnt_seq), ev(s.host, min(c.first_seq))],
        s.host || ' QP ' || hex24(s.qp_num) || ' has retry_cnt 0 and failed with IBV_WC_RETRY_EXC_ERR on the first lost ACK'
            || override_note(s.host, '--retry-cnt')
 FROM qp_settings s
-JOIN completions c ON c.host = s.host AND c.qp_num = s.qp_num AND c.status = 12
+JOIN _completion_stats c ON c.host = s.host AND c.qp_num = s.qp_num AND c.status = 12
 WHERE s.retry_cnt = 0
 GROUP BY s.host, s.qp_num, s.retry_cnt_seq

@@ -17,9 +17,13 @@ WITH failed AS (
       -- enumerating the GID table: an empty slot answers ENODATA, which is not a failure
       AND NOT (verb IN ('ibv_query_gid', 'ibv_query_gid_ex') AND errno = 61)
     UNION ALL
-    SELECT host, seq, verb, handle, qp_num, errno, errno_name, ret, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-           in_num_sge, NULL, NULL, NULL, NULL
-    FROM _dp_calls WHERE NOT ok),
+    SELECT d.host, d.seq, v.name, d.handle, coalesce(d.qp_num, q.qp_num), d.err::INTEGER, errno_name(d.err), d.ret,
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, CASE WHEN d.verb = 22 THEN NULL ELSE d.count1 END,
+           NULL, NULL, NULL, NULL
+    -- failed data-path calls, filtered before any join (22 = ibv_poll_cq, which returns a count)
+    FROM (SELECT * FROM _datapath WHERE kind = 2 AND ret <> 0 AND NOT (verb = 22 AND ret > 0)) d
+    JOIN _verb v ON v.code = d.verb
+    LEFT JOIN _qp_handle q ON q.host = d.host AND q.handle = d.handle AND d.seq >= q.create_seq AND d.seq < q.until_seq),
 with_state AS (
     -- the QP state when the call was made: the state after the last modify before it
     SELECT f.*, t.state_after AS qp_state

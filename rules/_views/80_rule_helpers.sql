@@ -55,19 +55,36 @@ FROM qp_peers q
 JOIN qp_settings s ON s.host = q.host AND s.handle = q.handle
 JOIN (SELECT COLUMNS('(.*)') AS 'p_\1' FROM qp_settings) p ON p.p_host = q.peer_host AND p.p_handle = q.peer_handle;
 
--- _send_posts: successful ibv_post_send calls per QP: the first one, and the first of each kind.
-CREATE TABLE _first_send AS
-SELECT host, qp_num,
-       min(seq) AS seq, min(ts_ns) AS ts_ns,
-       -- opcodes that consume a receive WQE at the peer: SEND(2), SEND_WITH_IMM(3), SEND_WITH_INV(9), RDMA_WRITE_WITH_IMM(1)
-       min(seq) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_seq,
-       min(ts_ns) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_ts_ns
-FROM posts WHERE queue = 'send' AND ok GROUP BY host, qp_num;
+-- _post_stats: the data path summarised once, so rules need not scan every posted work
+-- request: one row per (host, QP, queue, opcode, outcome, keys) with counts, first
+-- occurrence, lengths and the remote address range touched.
+CREATE TABLE _post_stats AS
+SELECT host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn,
+       count(*) AS n, min(seq) AS first_seq, min(ts_ns) AS first_ts_ns, max(seq) AS last_seq,
+       min(length) AS min_length, max(length) AS max_length,
+       min(remote_addr) AS min_remote_addr, max(remote_addr + coalesce(length, 0)) AS max_remote_end
+FROM posts
+GROUP BY host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn;
 
--- _first_recv: the first successful ibv_post_recv per QP.
+-- _completion_stats: completions summarised per (host, QP, status).
+CREATE TABLE _completion_stats AS
+SELECT host, qp_num, status, count(*) AS n, min(seq) AS first_seq, min(ts_ns) AS first_ts_ns,
+       arg_min(wr_id, seq) AS first_wr_id, arg_min(vendor_err, seq) AS first_vendor_err
+FROM completions
+GROUP BY host, qp_num, status;
+
+-- _first_send: per QP, the first successful send, and the first one that consumes a receive at
+-- the peer: SEND(2), SEND_WITH_IMM(3), SEND_WITH_INV(9), RDMA_WRITE_WITH_IMM(1).
+CREATE TABLE _first_send AS
+SELECT host, qp_num, min(first_seq) AS seq, min(first_ts_ns) AS ts_ns,
+       min(first_seq) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_seq,
+       min(first_ts_ns) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_ts_ns
+FROM _post_stats WHERE queue = 'send' AND ok GROUP BY host, qp_num;
+
+-- _first_recv: per QP, the first successful ibv_post_recv.
 CREATE TABLE _first_recv AS
-SELECT host, qp_num, min(seq) AS seq, min(ts_ns) AS ts_ns, count(*) AS posts
-FROM posts WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
+SELECT host, qp_num, min(first_seq) AS seq, min(first_ts_ns) AS ts_ns, sum(n) AS posts
+FROM _post_stats WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
 
 -- _qp_error: the first moment each QP was in error: a modify to ERR, the first completion
 -- with an error status other than a flush, an overrun of its CQ, or a QP error event.
@@ -75,9 +92,8 @@ CREATE TABLE _qp_error AS
 SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(what, seq) AS what
 FROM (SELECT host, qp_num, seq, ts_ns, 'ibv_modify_qp to ERR' AS what FROM qp_state_timeline WHERE ok AND to_state = 6
       UNION ALL
-      SELECT host, qp_num, seq, ts_ns, 'completion ' || enum_wc_status(status)
-      FROM (SELECT host, qp_num, min(seq) AS seq, arg_min(ts_ns, seq) AS ts_ns, arg_min(status, seq) AS status
-            FROM completions WHERE status NOT IN (0, 5) GROUP BY host, qp_num)
+      SELECT host, qp_num, first_seq, first_ts_ns, 'completion ' || enum_wc_status(status)
+      FROM _completion_stats WHERE status NOT IN (0, 5)
       UNION ALL
       SELECT q.host, q.qp_num, a.seq, a.ts_ns, 'IBV_EVENT_CQ_ERR on its CQ'
       FROM async_events a JOIN qps q ON q.host = a.host AND (q.send_cq = a.element OR q.recv_cq = a.element)

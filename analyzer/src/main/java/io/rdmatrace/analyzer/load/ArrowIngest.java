@@ -3,7 +3,7 @@ package io.rdmatrace.analyzer.load;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.apache.arrow.c.ArrowArrayStream;
@@ -20,7 +20,6 @@ import org.duckdb.DuckDBConnection;
 final class ArrowIngest {
     private final DuckDBConnection connection;
     private final BufferAllocator allocator;
-    private final AtomicLong streams = new AtomicLong();
 
     ArrowIngest(DuckDBConnection connection, BufferAllocator allocator) {
         this.connection = connection;
@@ -29,7 +28,8 @@ final class ArrowIngest {
 
     /** Streams every batch of {@code reader} (whose fields are {@code columns}) into {@code table}; closes the reader. */
     long insert(Table table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
-        String name = "_arrow_stream_" + streams.incrementAndGet();
+        // unique across connections: hosts load in parallel into one database
+        String name = "_arrow_stream_" + UUID.randomUUID().toString().replace("-", "");
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
             Data.exportArrayStream(allocator, reader, stream);
             connection.registerArrowStream(name, stream);

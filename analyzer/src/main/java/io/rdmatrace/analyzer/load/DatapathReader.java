@@ -11,8 +11,8 @@ import io.rdmatrace.trace.TraceEvent;
  * {@code _datapath} as DuckDB pulls them; every other event is handed to {@link ColdRows}.
  */
 final class DatapathReader extends ArrowReader {
-    /** Rows per batch: large enough to amortise the C stream hand-off, small enough to stay in cache-friendly sizes. */
-    static final int BATCH_ROWS = 32 * 1024;
+    /** Rows per batch: each batch costs a fixed hand-off through the C stream; 64k rows measured fastest (4k: +70%). */
+    static final int BATCH_ROWS = 64 * 1024;
 
     private final EventCursor cursor;
     private final ColdRows cold;
