@@ -53,6 +53,7 @@ static void retry(struct sv_qp *qp)
     bool infinite = qp->comp.retry_left == 7 && (qp->ctx->dev->cfg.quirks & SV_QUIRK_RETRY7_INFINITE);
     if (!infinite)
         qp->comp.retry_left--;
+    qp->comp.retrying = true;
     sv_req_rewind(qp);
     sv_req_run(qp);
 }
@@ -132,6 +133,7 @@ static void progress(struct sv_qp *qp)
 {
     qp->comp.retry_left = qp->attr.retry_cnt;   /* counters reload on forward progress */
     qp->comp.rnr_left = qp->attr.rnr_retry;
+    qp->comp.retrying = false;
     restart_retrans(qp);
 }
 
@@ -181,6 +183,8 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
                 qp->ibqp.qp_num, psn, sv_aeth_value(syn), qp->comp.rnr_left);
         if (sv_psn_compare(psn, qp->comp.psn) < 0)
             return;
+        if (qp->comp.rnr_at && psn == qp->comp.psn)
+            return;   /* a second NAK for the PSN whose RNR wait already runs */
         ack_through(qp, psn, false);   /* everything before the NAKed PSN arrived */
         advance_psn(qp, psn);
         if (qp->comp.rnr_left == 0) {
@@ -192,6 +196,7 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         if (qp->comp.rnr_left != 7)   /* rnr_retry 7 = retry forever (IBA 9.7.5.2.8) */
             qp->comp.rnr_left--;
         qp->comp.retrans_at = 0;
+        qp->comp.retrying = true;   /* the RNR timer rewinds to psn: NAKs for it add nothing */
         qp->comp.rnr_at = sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull;
         sv_ctx_timer_armed(qp->ctx, qp->comp.rnr_at);
         return;
@@ -201,6 +206,13 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
                 qp->ibqp.qp_num, psn, sv_psn_compare(psn, qp->comp.psn) < 0 ? " (stale: ignored)" : "");
         if (sv_psn_compare(psn, qp->comp.psn) < 0)
             return;   /* stale: rxe ignores a NAK for a PSN already passed */
+        if (qp->comp.retrying && psn == qp->comp.psn) {
+            /* a retry from this PSN is already under way (after a timeout, an RNR NAK or an
+             * earlier NAK for it): starting another would cost a retry for nothing (rxe) */
+            sv_log(qp->ctx->ep, "QP 0x%x: sequence NAK for PSN 0x%06x ignored, retry already under way",
+                   qp->ibqp.qp_num, psn);
+            return;
+        }
         if (ack_through(qp, psn, false))
             resume_at_head(qp);
         else

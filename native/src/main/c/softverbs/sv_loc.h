@@ -416,6 +416,7 @@ struct sv_comp_state {               /* completer (sv_comp.c) */
     uint64_t retrans_at;             /* retransmit timer (monotonic ns), 0 = off */
     uint64_t rnr_at;                 /* RNR wait end, 0 = not waiting */
     uint32_t read_rcvd;              /* bytes of the head READ already placed */
+    bool retrying;                   /* a retry from comp.psn is under way (rxe started_retry) */
 };
 
 enum sv_resp_msg { SV_RESP_IDLE, SV_RESP_IN_SEND, SV_RESP_IN_WRITE };

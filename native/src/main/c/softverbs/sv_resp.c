@@ -284,7 +284,7 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
     if (cmp > 0) {
         /* a gap: one PSN Sequence Error NAK carrying ePSN, then silence until it arrives */
         sv_note(qp->ctx->ep, SV_CNT_OUT_OF_SEQ_REQUEST, "QP 0x%x: PSN 0x%06x ahead of ePSN 0x%06x%s",
-                qp->ibqp.qp_num, pkt->psn, r->epsn, r->nak_sent ? ", dropped" : ", sequence NAK sent");
+                qp->ibqp.qp_num, pkt->psn, r->epsn, r->nak_sent ? ", dropped behind the NAK already sent" : ", sequence NAK sent");
         if (!r->nak_sent) {
             r->nak_sent = true;
             send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, SV_NAK_PSN_SEQ_ERR, r->epsn, 0);
@@ -316,7 +316,11 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
         sv_note(qp->ctx->ep, SV_CNT_SEND_RNR_ERR, "QP 0x%x: no receive WQE for %s PSN 0x%06x, RNR NAK",
                 qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, sv_aeth_rnr_syndrome(qp->attr.min_rnr_timer), pkt->psn, 0);
-        return;   /* ePSN unchanged: the requester retries this PSN */
+        /* ePSN unchanged: the requester retries this PSN. An RNR NAK is a class B error like a
+         * sequence NAK (IBA 9.7.5.2.8): the packets already in flight behind it are dropped
+         * silently until the retry arrives, so they cost the requester no transport retry. */
+        r->nak_sent = true;
+        return;
     }
     if (sv_mask_has(m, SV_HDR_READ)) {
         rc_read(qp, pkt);
