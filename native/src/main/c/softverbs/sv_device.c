@@ -46,7 +46,9 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
         uint8_t eui[8] = {(uint8_t)(mac[0] ^ 0x02), mac[1], mac[2], 0xFF, 0xFE, mac[3], mac[4], mac[5]};
         memcpy(&dev->guid_be, eui, sizeof eui);
 
-        struct ibv_device *d = &dev->ibdev;
+        dev->vdev.ops = &sv_verbs_device_ops;   /* providers see a device that is not theirs */
+        atomic_init(&dev->vdev.refcount, 1);
+        struct ibv_device *d = &dev->vdev.device;
         d->node_type = IBV_NODE_CA;
         d->transport_type = IBV_TRANSPORT_IB;    /* RoCE devices report the IB transport */
         snprintf(d->name, sizeof d->name, "%s", dev->cfg.name);
@@ -76,7 +78,7 @@ struct sv_device *sv_device_of(struct ibv_device *ibdev)
 {
     if (!ibdev)
         return NULL;
-    struct sv_device *dev = sv_container_of(ibdev, struct sv_device, ibdev);
+    struct sv_device *dev = sv_container_of(ibdev, struct sv_device, vdev.device);
     return dev->magic == SV_DEVICE_MAGIC ? dev : NULL;
 }
 

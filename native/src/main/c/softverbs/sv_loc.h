@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "sv_counters.h"
+#include "sv_driver.h"
 #include "sv_opcode.h"
 
 #define SV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -100,7 +101,8 @@ uint32_t sv_mtu_bytes(enum ibv_mtu mtu);
 #define SV_DEVICE_MAGIC 0x73766476u /* "svdv" */
 
 struct sv_device {
-    struct ibv_device ibdev;     /* what ibv_get_device_list hands out */
+    struct verbs_device vdev;    /* vdev.device is what ibv_get_device_list hands out; the
+                                  * provider-visible layout, vdev.ops = &sv_verbs_device_ops */
     uint32_t magic;
     struct sv_devcfg cfg;
     uint8_t mac[6];
