@@ -160,7 +160,7 @@ final class Pingpong implements AutoCloseable {
     }
 
     /** Polls /proc/net/tcp{,6} until the server listens on the port (it accepts only one connection). */
-    private static void awaitListening(ChildProcess server, int port) {
+    static void awaitListening(ChildProcess server, int port) {
         String portHex = String.format(Locale.ROOT, ":%04X ", port);
         long end = System.nanoTime() + LISTEN_DEADLINE.toNanos();
         while (System.nanoTime() < end) {
