@@ -85,6 +85,7 @@ uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now)
         qp->comp.retrans_at = 0;
         sv_comp_retrans_timeout(qp);
     }
+    sv_qp_tx_sync(qp);
     uint64_t a = qp->comp.rnr_at, b = qp->comp.retrans_at;
     if (!a)
         return b;
@@ -195,6 +196,9 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         }
         if (qp->comp.rnr_left != 7)   /* rnr_retry 7 = retry forever (IBA 9.7.5.2.8) */
             qp->comp.rnr_left--;
+        /* what followed the NAKed PSN is dropped by the responder: rewind now, so it stops
+         * counting against the device while the timer runs (the timer rewinds again) */
+        sv_req_rewind(qp);
         qp->comp.retrans_at = 0;
         qp->comp.retrying = true;   /* the RNR timer rewinds to psn: NAKs for it add nothing */
         qp->comp.rnr_at = sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull;
@@ -280,6 +284,7 @@ void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt)
         handle_read_response(qp, pkt, info->mask);
     else
         handle_ack(qp, pkt);
+    sv_qp_tx_sync(qp);   /* acknowledged PSNs no longer count against the device */
     if (qp->state == IBV_QPS_ERR)
         return;
     sv_comp_check_drained(qp);

@@ -94,6 +94,7 @@ void sv_qp_error(struct sv_qp *qp, int event)
            event >= 0 ? ", event " : "", event >= 0 ? ibv_event_type_str((enum ibv_event_type)event) : "");
     qp->state = IBV_QPS_ERR;
     qp->attr.qp_state = IBV_QPS_ERR;
+    sv_qp_tx_sync(qp);   /* nothing of an ERR QP is in flight any more */
     if (event >= 0)
         sv_ctx_async_event(qp->ctx, (enum ibv_event_type)event, SV_EVOBJ_QP, qp->uid);
     sv_qp_flush(qp);

@@ -14,7 +14,9 @@
 #include "sv_loc.h"
 
 #define SV_IDLE_WAKEUP_NS (1000ull * 1000 * 1000)  /* progress thread re-checks at least 1/s */
-#define SV_RECV_BUDGET    64                      /* datagrams per wake-up before timers run */
+#define SV_RECV_BUDGET    64                      /* datagrams per drain call */
+#define SV_RECV_ROUNDS    64                      /* drain calls per wake-up before timers run */
+#define SV_TX_RETRY_NS    (1000ull * 1000)        /* parked senders are retried at least every 1 ms */
 
 static _Thread_local struct sv_context *t_progress_ctx;
 
@@ -93,6 +95,8 @@ static void *progress_main(void *arg)
             wait = next > now ? next - now : 0;
         if (wait > SV_IDLE_WAKEUP_NS)
             wait = SV_IDLE_WAKEUP_NS;
+        if (wait > SV_TX_RETRY_NS && atomic_load(&ctx->ep->wait_nonempty))
+            wait = SV_TX_RETRY_NS;   /* a socket that was busy frees up without telling anyone */
         struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
                               .tv_nsec = (long)(wait % 1000000000ull)};
         struct pollfd pfd[2] = {{.fd = ctx->ep->fd, .events = POLLIN},
@@ -103,8 +107,12 @@ static void *progress_main(void *arg)
             ssize_t r = read(ctx->wake_fd, &v, sizeof v);
             (void)r;
         }
+        /* everything that has arrived is processed before a timer is judged expired: an ACK
+         * waiting in the socket is not a lost one (bounded, so timers still run under a flood) */
         if (n > 0 && (pfd[0].revents & POLLIN))
-            sv_recv_drain(ctx->ep, SV_RECV_BUDGET);
+            for (int i = 0; i < SV_RECV_ROUNDS && sv_recv_drain(ctx->ep, SV_RECV_BUDGET, true) == SV_RECV_BUDGET; i++)
+                ;
+        sv_ep_tx_resume(ctx->ep);   /* ACKs made room, or the wait timed out */
         uint64_t hint = atomic_exchange(&ctx->timer_hint, 0);
         if (hint && (!next || hint < next))
             next = hint;

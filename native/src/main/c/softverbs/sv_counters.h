@@ -33,7 +33,13 @@
     X(RCVD_LINK_MTU_DROP,     "rcvd_link_mtu_drop") \
     X(SENT_LINK_MTU_DROP,     "sent_link_mtu_drop") \
     X(SENT_UNROUTABLE,        "sent_unroutable") \
-    X(CQ_OVERFLOW,            "cq_overflow")
+    X(CQ_OVERFLOW,            "cq_overflow") \
+    X(RCVD_SOCK_OVERFLOW,     "rcvd_sock_overflow") \
+    X(TX_WAIT,                "tx_wait") \
+    X(TX_SOCK_BUSY,           "tx_sock_busy") \
+    X(SOCKET_RCVBUF,          "socket_rcvbuf") \
+    X(SOCKET_SNDBUF,          "socket_sndbuf") \
+    X(TX_LIMIT,               "tx_limit")
 
 enum sv_counter {
 #define SV_COUNTER_ENUM(id, name) SV_CNT_##id,

@@ -129,6 +129,11 @@ void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep,
  * ====================================================================================== */
 #define SV_QP_BUCKETS 256
 
+#define SV_SOCKET_BUF   (8 << 20)  /* asked for each way; the kernel doubles what it grants */
+#define SV_RX_BATCH     16         /* datagrams per recvmmsg */
+#define SV_TX_LIMIT_MIN 32         /* device-wide request PSNs in flight, whatever the buffers */
+#define SV_TX_LIMIT_MAX 128        /* ... and at most: a deeper queue at the peer only adds delay */
+
 struct sv_qp;
 struct sv_endpoint {
     struct sv_endpoint *next;    /* process-wide list, under the endpoint list lock */
@@ -141,6 +146,20 @@ struct sv_endpoint {
     struct sv_qp *qp_bucket[SV_QP_BUCKETS];
     uint32_t next_qpn;
     uint32_t qp_count;
+    /* receive: one thread at a time reads and dispatches, so each QP sees its packets in
+     * order; rx_buf (SV_RX_BATCH slots of rx_slot bytes) belongs to the lock holder */
+    pthread_mutex_t rx_lock;
+    uint8_t *rx_buf;
+    uint32_t rx_slot;
+    _Atomic uint32_t rx_ovfl_seen;   /* the kernel's drop count last seen (SO_RXQ_OVFL) */
+    /* transmit pacing: RC request PSNs not yet acknowledged, summed over the device's QPs, stay
+     * below tx_limit (sized so the peer's socket buffer holds them); a QP that finds the limit
+     * reached, or the socket busy, waits on the list until the progress thread resumes it */
+    atomic_int tx_inflight;
+    int tx_limit;
+    pthread_mutex_t wait_lock;       /* the list below and qp->tx_waiting */
+    struct sv_qp *wait_head, *wait_tail;
+    atomic_bool wait_nonempty;
 };
 
 /* 0 or errno (EADDRINUSE when another process holds IP:4791, EADDRNOTAVAIL, ...). */
@@ -152,8 +171,18 @@ int sv_endpoint_add_qp(struct sv_endpoint *ep, struct sv_qp *qp);    /* assigns 
 void sv_endpoint_remove_qp(struct sv_endpoint *ep, struct sv_qp *qp);
 struct sv_qp *sv_endpoint_lookup_qp(struct sv_endpoint *ep, uint32_t qpn); /* qp_lock held */
 /* Puts one RoCEv2 datagram on the wire towards dst_ip:4791; drops it (and counts) when the
- * IP packet would exceed the device's link MTU, as an Ethernet NIC would. */
-void sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
+ * IP packet would exceed the device's link MTU, as an Ethernet NIC would. SV_TX_BUSY: the
+ * socket had no room (EAGAIN/ENOBUFS), nothing was sent or counted - the caller decides. */
+enum sv_tx { SV_TX_SENT, SV_TX_DROPPED, SV_TX_BUSY };
+enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
+/* Transmit pacing (see struct sv_endpoint). sv_qp_tx_sync re-counts the QP's share of
+ * tx_inflight from its PSNs (qp->lock held); sv_ep_tx_wait parks the QP until resumed
+ * (qp->lock held); sv_ep_tx_resume runs the parked QPs' requesters while there is room
+ * (no QP lock held). */
+void sv_qp_tx_sync(struct sv_qp *qp);
+bool sv_ep_tx_room(struct sv_endpoint *ep);
+void sv_ep_tx_wait(struct sv_endpoint *ep, struct sv_qp *qp);
+void sv_ep_tx_resume(struct sv_endpoint *ep);
 
 static inline void sv_count(struct sv_endpoint *ep, enum sv_counter c)
 {
@@ -475,6 +504,9 @@ struct sv_qp {
     struct sv_resp_state resp;
     bool sq_draining;
     uint32_t events_reported;        /* async events handed out (ibqp.mutex) */
+    uint32_t tx_charged;             /* this QP's share of ep->tx_inflight (qp->lock) */
+    bool tx_waiting;                 /* on the endpoint's wait list (ep->wait_lock) */
+    struct sv_qp *tx_wait_next;
 };
 static inline struct sv_qp *sv_qp(struct ibv_qp *q) { return sv_container_of(q, struct sv_qp, ibqp); }
 static inline struct sv_send_wqe *sv_sq_at(struct sv_qp *qp, uint32_t idx)
@@ -529,7 +561,7 @@ void sv_req_run(struct sv_qp *qp);
 /* Restarts transmission from the oldest unacknowledged PSN (retry path). */
 void sv_req_rewind(struct sv_qp *qp);
 /* Encodes and transmits one packet of this QP towards its peer. */
-void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable);
+enum sv_tx sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable);
 
 void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt);
 void sv_comp_retrans_timeout(struct sv_qp *qp);
@@ -550,8 +582,9 @@ uint32_t sv_resp_wqe_len(struct sv_qp *qp);
 bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m);
 bool sv_resp_qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m);
 
-/* Receives and dispatches up to `budget` datagrams; returns how many were read. */
-int sv_recv_drain(struct sv_endpoint *ep, int budget);
+/* Receives and dispatches up to `budget` datagrams; returns how many were read. With `wait`
+ * false it returns 0 at once when another thread is draining the socket. */
+int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait);
 
 /* ======================================================================================
  * sv_counters.c: softverbs_query_counters and the sysfs-like files

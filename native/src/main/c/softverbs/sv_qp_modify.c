@@ -203,8 +203,10 @@ int ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
     int rc = check_attrs(qp, attr, mask, cur, next);
     if (rc == 0) {
         apply_attrs(qp, attr, mask);
-        if (mask & IBV_QP_STATE)
+        if (mask & IBV_QP_STATE) {
             enter_state(qp, qp->state, next);
+            sv_qp_tx_sync(qp);   /* RESET/ERR: nothing of it is in flight any more */
+        }
         ibqp->state = qp->state;   /* libibverbs caches the state after a successful modify */
     }
     pthread_mutex_unlock(&qp->lock);

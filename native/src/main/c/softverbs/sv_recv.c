@@ -3,6 +3,7 @@
  * that fails a check is dropped and counted - a hostile datagram never gets further. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "sv_loc.h"
@@ -69,22 +70,62 @@ static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uin
     pthread_rwlock_unlock(&ep->qp_lock);
 }
 
-int sv_recv_drain(struct sv_endpoint *ep, int budget)
+/* SO_RXQ_OVFL: each datagram carries the socket's running count of datagrams the kernel
+ * dropped because the receive buffer was full; the growth is ours to count. */
+static void note_overflow(struct sv_endpoint *ep, const struct msghdr *mh)
 {
-    uint8_t buf[SV_PKT_MAX_LEN + 1];   /* only the progress threads (8 MiB stacks) get here */
-    int n = 0;
-    for (; n < budget; n++) {
-        struct sockaddr_in from;
-        socklen_t fromlen = sizeof from;
-        ssize_t len = recvfrom(ep->fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC,
-                               (struct sockaddr *)&from, &fromlen);
-        if (len < 0)
-            break;   /* EAGAIN: drained (another context's thread may have taken it) */
-        if ((size_t)len > sizeof buf - 1 || from.sin_family != AF_INET) {
-            sv_note(ep, SV_CNT_RCVD_MALFORMED, "oversized or non-IPv4 datagram (%zd bytes)", len);
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR((struct msghdr *)mh, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL)
             continue;
+        uint32_t drops;
+        memcpy(&drops, CMSG_DATA(c), sizeof drops);
+        uint32_t seen = atomic_load(&ep->rx_ovfl_seen);
+        if (drops != seen) {
+            atomic_store(&ep->rx_ovfl_seen, drops);   /* under rx_lock: one writer */
+            atomic_fetch_add(&ep->counters[SV_CNT_RCVD_SOCK_OVERFLOW], (uint32_t)(drops - seen));
+            sv_log(ep, "the kernel dropped %u datagram(s): socket receive buffer full", drops - seen);
         }
-        dispatch(ep, buf, (size_t)len, from.sin_addr.s_addr, ntohs(from.sin_port));
     }
-    return n;
+}
+
+int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait)
+{
+    if (wait)
+        pthread_mutex_lock(&ep->rx_lock);
+    else if (pthread_mutex_trylock(&ep->rx_lock) != 0)
+        return 0;   /* another thread is on it */
+    struct mmsghdr msgs[SV_RX_BATCH];
+    struct iovec iov[SV_RX_BATCH];
+    struct sockaddr_in from[SV_RX_BATCH];
+    union { char buf[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr align; } ctl[SV_RX_BATCH];
+    int total = 0;
+    while (total < budget) {
+        int want = budget - total < SV_RX_BATCH ? budget - total : SV_RX_BATCH;
+        for (int i = 0; i < want; i++) {
+            iov[i] = (struct iovec){.iov_base = ep->rx_buf + (size_t)i * ep->rx_slot, .iov_len = ep->rx_slot};
+            msgs[i].msg_hdr = (struct msghdr){.msg_name = &from[i], .msg_namelen = sizeof from[i],
+                                              .msg_iov = &iov[i], .msg_iovlen = 1,
+                                              .msg_control = ctl[i].buf, .msg_controllen = sizeof ctl[i].buf};
+            msgs[i].msg_len = 0;
+        }
+        /* MSG_TRUNC: msg_len is the datagram's real length, so a long one is seen as such */
+        int n = recvmmsg(ep->fd, msgs, (unsigned int)want, MSG_DONTWAIT | MSG_TRUNC, NULL);
+        if (n <= 0)
+            break;   /* EAGAIN: drained */
+        for (int i = 0; i < n; i++) {
+            note_overflow(ep, &msgs[i].msg_hdr);
+            size_t len = msgs[i].msg_len;
+            if (from[i].sin_family != AF_INET) {
+                sv_note(ep, SV_CNT_RCVD_MALFORMED, "non-IPv4 datagram (%zu bytes)", len);
+                continue;
+            }
+            /* longer than the slot: above the link MTU, refused by dispatch before any read */
+            dispatch(ep, (const uint8_t *)iov[i].iov_base, len, from[i].sin_addr.s_addr, ntohs(from[i].sin_port));
+        }
+        total += n;
+        if (n < want)
+            break;
+    }
+    pthread_mutex_unlock(&ep->rx_lock);
+    return total;
 }

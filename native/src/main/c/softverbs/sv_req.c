@@ -16,14 +16,14 @@ static uint32_t psn_diff(uint32_t a, uint32_t b)
     return (a - b) & SV_PSN_MASK;
 }
 
-void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable)
+enum sv_tx sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable)
 {
     struct sv_endpoint *ep = qp->ctx->ep;
     if (!routable) {
         /* RoCE v1 / non-IPv4 GID: reaches nobody */
         sv_note(ep, SV_CNT_SENT_UNROUTABLE, "QP 0x%x: %s not sent: the GID pair is not RoCE v2 over IPv4",
                 qp->ibqp.qp_num, sv_opcode_name(pkt->opcode));
-        return;
+        return SV_TX_DROPPED;
     }
     uint8_t buf[SV_WIRE_MAX];
     struct sv_flow f = {.src_ip_be = ep->ip_be, .dst_ip_be = dst_ip_be,
@@ -32,9 +32,17 @@ void sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool r
     if (n < 0) {
         sv_note(ep, SV_CNT_SEND_ERR, "QP 0x%x: cannot encode %s (%zd)", qp->ibqp.qp_num,
                 sv_opcode_name(pkt->opcode), n);
-        return;
+        return SV_TX_DROPPED;
     }
-    sv_udp_send(ep, dst_ip_be, buf, (size_t)n);
+    enum sv_tx t = sv_udp_send(ep, dst_ip_be, buf, (size_t)n);
+    if (t == SV_TX_BUSY && !sv_mask_has(sv_opcode_info(pkt->opcode)->mask, SV_HDR_REQ)) {
+        /* only the requester can hold a packet back; a lost ACK or response is retried by the
+         * peer's requester */
+        sv_note(ep, SV_CNT_SEND_ERR, "QP 0x%x: %s PSN 0x%06x lost: socket busy", qp->ibqp.qp_num,
+                sv_opcode_name(pkt->opcode), pkt->psn);
+        return SV_TX_DROPPED;
+    }
+    return t;
 }
 
 /* ---- opcode choice (IBA 9.4: FIRST/MIDDLE/LAST/ONLY by position in the message) ---- */
@@ -93,8 +101,10 @@ static void start_wqe(struct sv_qp *qp, struct sv_send_wqe *w)
         sv_count(qp->ctx->ep, SV_CNT_RDMA_SENDS);
 }
 
-/* Builds and sends the next packet of w; false if the WQE failed and the QP is now in ERR. */
-static bool send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
+/* Builds and sends the next packet of w. SV_TX_BUSY: the socket had no room, nothing
+ * advanced, the same packet goes out when the QP is resumed; SV_TX_DROPPED here means the
+ * WQE failed and the QP is now in ERR. */
+static enum sv_tx send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
 {
     uint8_t payload[SV_WIRE_MAX];
     struct sv_pkt p;
@@ -153,7 +163,7 @@ static bool send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
         } else if (sv_sge_gather(qp->ctx, qp->pd, w->sge, w->num_sge, qp->req.offset, payload, n) != SV_MEM_OK) {
             /* a bad L_Key or range in the gather list: local protection error (IBA 10.7.2.3) */
             sv_qp_fail_at(qp, qp->req.idx, IBV_WC_LOC_PROT_ERR);
-            return false;
+            return SV_TX_DROPPED;
         }
         p.payload = payload;
         p.payload_len = n;
@@ -166,7 +176,8 @@ static bool send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
     if (rc && (done || (psn_diff(p.psn, w->first_psn) + 1) % SV_ACKREQ_EVERY == 0))
         p.flags |= SV_BTH_ACKREQ;
     uint32_t dst = ud ? w->ud_dst_ip_be : qp->dst_ip_be;
-    sv_qp_xmit(qp, &p, dst, ud ? w->ud_routable : qp->routable);
+    if (sv_qp_xmit(qp, &p, dst, ud ? w->ud_routable : qp->routable) == SV_TX_BUSY)
+        return SV_TX_BUSY;   /* a lost packet would be sent later anyway; this one just waits */
     if (rc)
         sv_qp_arm_retrans(qp, sv_now_ns());
 
@@ -181,7 +192,7 @@ static bool send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
         qp->req.idx++;
         qp->req.offset = 0;
     }
-    return true;
+    return SV_TX_SENT;
 }
 
 void sv_req_run(struct sv_qp *qp)
@@ -217,7 +228,17 @@ void sv_req_run(struct sv_qp *qp)
             sv_count(qp->ctx->ep, SV_CNT_ACK_DEFERRED);
             break;
         }
-        if (!send_next_packet(qp, w))
+        if (rc && !sv_ep_tx_room(qp->ctx->ep)) {
+            sv_ep_tx_wait(qp->ctx->ep, qp);   /* the device has its limit in flight */
+            break;
+        }
+        enum sv_tx t = send_next_packet(qp, w);
+        sv_qp_tx_sync(qp);
+        if (t == SV_TX_BUSY) {
+            sv_ep_tx_wait(qp->ctx->ep, qp);
+            break;
+        }
+        if (t == SV_TX_DROPPED)
             return;
     }
     if (!rc && qp->state != IBV_QPS_ERR)
@@ -226,7 +247,8 @@ void sv_req_run(struct sv_qp *qp)
 
 void sv_req_rewind(struct sv_qp *qp)
 {
-    /* go back to the oldest unacknowledged PSN; later WQEs get the same PSNs again */
+    /* go back to the oldest unacknowledged PSN; later WQEs get the same PSNs again; what was
+     * in flight no longer counts against the device */
     qp->req.psn = qp->comp.psn;
     qp->req.idx = qp->sq.head;
     qp->req.offset = 0;
@@ -246,4 +268,5 @@ void sv_req_rewind(struct sv_qp *qp)
         if (sv_wqe_is_rd_atomic(w))
             qp->req.reads_outstanding = 1;
     }
+    sv_qp_tx_sync(qp);
 }
