@@ -17,4 +17,15 @@ void ah_attr_to_slots(const struct ibv_ah_attr *ah, int64_t *slots);
 void qp_attr_from_slots(const int64_t *slots, struct ibv_qp_attr *attr);
 void qp_attr_to_slots(const struct ibv_qp_attr *attr, int64_t *slots);
 
+/* ibv_device_attr (fw_ver travels separately: it is text). GUIDs in host order. */
+void device_attr_to_slots(const struct ibv_device_attr *a, int64_t *slots);
+void port_attr_to_slots(const struct ibv_port_attr *a, int64_t *slots);
+
+/* One ibv_wc; imm_data in host order (an invalidated rkey when the completion carries one). */
+void wc_to_slots(const struct ibv_wc *wc, int64_t *slots);
+
+/* One ibv_send_wr without its SGEs (they follow as SGE blocks); imm_data in host order. */
+void send_wr_to_slots(const struct ibv_send_wr *wr, int64_t *slots);
+void sge_to_slots(const struct ibv_sge *sge, int64_t *slots);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "jni_util.h"
 
 static size_t send_scratch_bytes(jint max_wr, jint max_sge)
@@ -219,22 +220,7 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_CompletionQueue_poll0(JNIEnv *env
     h[BATCH_BAD_INDEX] = -1;
     int64_t *out = h + BATCH_NSLOTS;
     for (int i = 0; i < got; i++) {
-        const struct ibv_wc *wc = &wcs[i];
-        int64_t *o = out + (size_t)i * WC_NSLOTS;
-        o[WC_WR_ID] = (int64_t)wc->wr_id;
-        o[WC_STATUS] = wc->status;
-        o[WC_OPCODE] = wc->opcode;
-        o[WC_VENDOR_ERR] = wc->vendor_err;
-        o[WC_BYTE_LEN] = wc->byte_len;
-        /* imm_data is big-endian on the wire; WITH_INV completions carry an rkey in host order */
-        o[WC_IMM_DATA] = (wc->wc_flags & IBV_WC_WITH_IMM) ? ntohl(wc->imm_data) : wc->invalidated_rkey;
-        o[WC_QP_NUM] = wc->qp_num;
-        o[WC_SRC_QP] = wc->src_qp;
-        o[WC_WC_FLAGS] = wc->wc_flags;
-        o[WC_PKEY_INDEX] = wc->pkey_index;
-        o[WC_SLID] = wc->slid;
-        o[WC_SL] = wc->sl;
-        o[WC_DLID_PATH_BITS] = wc->dlid_path_bits;
+        wc_to_slots(&wcs[i], out + (size_t)i * WC_NSLOTS);
     }
     return n;
 }

@@ -2,6 +2,7 @@
 #include <endian.h>
 #include <string.h>
 
+#include "codec.h"
 #include "jni_util.h"
 
 enum { DEVICE_NODE_TYPE, DEVICE_TRANSPORT_TYPE, DEVICE_GUID }; /* payload slots of describe0 */
@@ -81,46 +82,7 @@ JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Context_queryDevice0(JNIEnv *e
     if (ret != 0) {
         return NULL;
     }
-    int64_t *o = s + CALL_PAYLOAD;
-    o[DA_NODE_GUID] = (int64_t)be64toh(a.node_guid);
-    o[DA_SYS_IMAGE_GUID] = (int64_t)be64toh(a.sys_image_guid);
-    o[DA_MAX_MR_SIZE] = (int64_t)a.max_mr_size;
-    o[DA_PAGE_SIZE_CAP] = (int64_t)a.page_size_cap;
-    o[DA_VENDOR_ID] = a.vendor_id;
-    o[DA_VENDOR_PART_ID] = a.vendor_part_id;
-    o[DA_HW_VER] = a.hw_ver;
-    o[DA_MAX_QP] = a.max_qp;
-    o[DA_MAX_QP_WR] = a.max_qp_wr;
-    o[DA_DEVICE_CAP_FLAGS] = a.device_cap_flags;
-    o[DA_MAX_SGE] = a.max_sge;
-    o[DA_MAX_SGE_RD] = a.max_sge_rd;
-    o[DA_MAX_CQ] = a.max_cq;
-    o[DA_MAX_CQE] = a.max_cqe;
-    o[DA_MAX_MR] = a.max_mr;
-    o[DA_MAX_PD] = a.max_pd;
-    o[DA_MAX_QP_RD_ATOM] = a.max_qp_rd_atom;
-    o[DA_MAX_EE_RD_ATOM] = a.max_ee_rd_atom;
-    o[DA_MAX_RES_RD_ATOM] = a.max_res_rd_atom;
-    o[DA_MAX_QP_INIT_RD_ATOM] = a.max_qp_init_rd_atom;
-    o[DA_MAX_EE_INIT_RD_ATOM] = a.max_ee_init_rd_atom;
-    o[DA_ATOMIC_CAP] = a.atomic_cap;
-    o[DA_MAX_EE] = a.max_ee;
-    o[DA_MAX_RDD] = a.max_rdd;
-    o[DA_MAX_MW] = a.max_mw;
-    o[DA_MAX_RAW_IPV6_QP] = a.max_raw_ipv6_qp;
-    o[DA_MAX_RAW_ETHY_QP] = a.max_raw_ethy_qp;
-    o[DA_MAX_MCAST_GRP] = a.max_mcast_grp;
-    o[DA_MAX_MCAST_QP_ATTACH] = a.max_mcast_qp_attach;
-    o[DA_MAX_TOTAL_MCAST_QP_ATTACH] = a.max_total_mcast_qp_attach;
-    o[DA_MAX_AH] = a.max_ah;
-    o[DA_MAX_FMR] = a.max_fmr;
-    o[DA_MAX_MAP_PER_FMR] = a.max_map_per_fmr;
-    o[DA_MAX_SRQ] = a.max_srq;
-    o[DA_MAX_SRQ_WR] = a.max_srq_wr;
-    o[DA_MAX_SRQ_SGE] = a.max_srq_sge;
-    o[DA_MAX_PKEYS] = a.max_pkeys;
-    o[DA_LOCAL_CA_ACK_DELAY] = a.local_ca_ack_delay;
-    o[DA_PHYS_PORT_CNT] = a.phys_port_cnt;
+    device_attr_to_slots(&a, s + CALL_PAYLOAD);
     char fw[sizeof(a.fw_ver) + 1];
     memcpy(fw, a.fw_ver, sizeof(a.fw_ver));
     fw[sizeof(a.fw_ver)] = '\0';
@@ -161,29 +123,7 @@ JNIEXPORT void JNICALL Java_io_rdmatrace_verbs_Context_queryPort0(JNIEnv *env, j
     if (ret != 0) {
         return;
     }
-    int64_t *o = s + CALL_PAYLOAD;
-    o[PA_STATE] = a.state;
-    o[PA_MAX_MTU] = a.max_mtu;
-    o[PA_ACTIVE_MTU] = a.active_mtu;
-    o[PA_GID_TBL_LEN] = a.gid_tbl_len;
-    o[PA_PORT_CAP_FLAGS] = a.port_cap_flags;
-    o[PA_MAX_MSG_SZ] = a.max_msg_sz;
-    o[PA_BAD_PKEY_CNTR] = a.bad_pkey_cntr;
-    o[PA_QKEY_VIOL_CNTR] = a.qkey_viol_cntr;
-    o[PA_PKEY_TBL_LEN] = a.pkey_tbl_len;
-    o[PA_LID] = a.lid;
-    o[PA_SM_LID] = a.sm_lid;
-    o[PA_LMC] = a.lmc;
-    o[PA_MAX_VL_NUM] = a.max_vl_num;
-    o[PA_SM_SL] = a.sm_sl;
-    o[PA_SUBNET_TIMEOUT] = a.subnet_timeout;
-    o[PA_INIT_TYPE_REPLY] = a.init_type_reply;
-    o[PA_ACTIVE_WIDTH] = a.active_width;
-    o[PA_ACTIVE_SPEED] = a.active_speed;
-    o[PA_PHYS_STATE] = a.phys_state;
-    o[PA_LINK_LAYER] = a.link_layer;
-    o[PA_FLAGS] = a.flags;
-    o[PA_PORT_CAP_FLAGS2] = a.port_cap_flags2;
+    port_attr_to_slots(&a, s + CALL_PAYLOAD);
 }
 
 JNIEXPORT void JNICALL Java_io_rdmatrace_verbs_Context_queryGid0(JNIEnv *env, jclass cls, jlong lib,
