@@ -8,7 +8,7 @@ import java.nio.ByteOrder;
  * ({@link Slots.Status}) then the verb's payload. One per thread, reused by every call, so a
  * control-path call allocates only its result records.
  */
-final class CallBuffer {
+final class CallBuffer implements SlotSource {
     static final int SLOTS = 512;
 
     private static final ThreadLocal<CallBuffer> LOCAL = ThreadLocal.withInitial(CallBuffer::new);
@@ -56,11 +56,13 @@ final class CallBuffer {
         return buffer.getLong(EXTRA * 8);
     }
 
-    long get(int payloadSlot) {
+    @Override
+    public long get(int payloadSlot) {
         return buffer.getLong((Slots.PAYLOAD + payloadSlot) * 8);
     }
 
-    int getInt(int payloadSlot) {
+    @Override
+    public int getInt(int payloadSlot) {
         return (int) get(payloadSlot);
     }
 
@@ -69,7 +71,8 @@ final class CallBuffer {
     }
 
     /** 16 raw bytes starting at a payload slot (GIDs). */
-    byte[] getBytes16(int payloadSlot) {
+    @Override
+    public byte[] getBytes16(int payloadSlot) {
         byte[] raw = new byte[16];
         buffer.get((Slots.PAYLOAD + payloadSlot) * 8, raw);
         return raw;

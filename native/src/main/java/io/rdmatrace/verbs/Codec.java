@@ -21,7 +21,7 @@ final class Codec {
         return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     }
 
-    static DeviceAttr deviceAttr(CallBuffer io, String fwVer) {
+    static DeviceAttr deviceAttr(SlotSource io, String fwVer) {
         return new DeviceAttr(fwVer,
                 io.get(Slots.DeviceAttr.NODE_GUID.ordinal()),
                 io.get(Slots.DeviceAttr.SYS_IMAGE_GUID.ordinal()),
@@ -64,7 +64,7 @@ final class Codec {
                 io.getInt(Slots.DeviceAttr.PHYS_PORT_CNT.ordinal()));
     }
 
-    static PortAttr portAttr(CallBuffer io) {
+    static PortAttr portAttr(SlotSource io) {
         return new PortAttr(
                 PortState.of(io.getInt(Slots.PortAttr.STATE.ordinal())),
                 Mtu.of(io.getInt(Slots.PortAttr.MAX_MTU.ordinal())),
@@ -90,7 +90,7 @@ final class Codec {
                 io.getInt(Slots.PortAttr.PORT_CAP_FLAGS2.ordinal()));
     }
 
-    static GidEntry gidEntry(CallBuffer io) {
+    static GidEntry gidEntry(SlotSource io) {
         return new GidEntry(Gid.of(io.getBytes16(Slots.GidEntry.GID_0.ordinal())),
                 io.getInt(Slots.GidEntry.GID_INDEX.ordinal()),
                 io.getInt(Slots.GidEntry.PORT_NUM.ordinal()),
@@ -98,7 +98,7 @@ final class Codec {
                 io.getInt(Slots.GidEntry.NDEV_IFINDEX.ordinal()));
     }
 
-    static AsyncEvent asyncEvent(CallBuffer io) {
+    static AsyncEvent asyncEvent(SlotSource io) {
         return new AsyncEvent(EventType.of(io.getInt(Slots.AsyncEvent.EVENT_TYPE.ordinal())),
                 io.get(Slots.AsyncEvent.ELEMENT.ordinal()),
                 io.getInt(Slots.AsyncEvent.QP_NUM.ordinal()),
@@ -119,7 +119,7 @@ final class Codec {
         io.set(base + Slots.AhAttr.PORT_NUM.ordinal(), ah.portNum());
     }
 
-    static AhAttr readAhAttr(CallBuffer io, int base) {
+    static AhAttr readAhAttr(SlotSource io, int base) {
         GlobalRoute grh = new GlobalRoute(Gid.of(io.getBytes16(base + Slots.AhAttr.DGID_0.ordinal())),
                 io.getInt(base + Slots.AhAttr.FLOW_LABEL.ordinal()),
                 io.getInt(base + Slots.AhAttr.SGID_INDEX.ordinal()),
@@ -168,7 +168,7 @@ final class Codec {
         writeAhAttr(io, Slots.QA_ALT_AH_BASE, a.altAhAttr());
     }
 
-    static QpAttr readQpAttr(CallBuffer io) {
+    static QpAttr readQpAttr(SlotSource io) {
         return new QpAttr(
                 QpState.of(io.getInt(Slots.QpAttr.QP_STATE.ordinal())),
                 QpState.of(io.getInt(Slots.QpAttr.CUR_QP_STATE.ordinal())),
@@ -215,7 +215,7 @@ final class Codec {
         io.set(base + Slots.QpInit.MAX_INLINE_DATA.ordinal(), init.cap().maxInlineData());
     }
 
-    static QpCap readQpInitCap(CallBuffer io, int base) {
+    static QpCap readQpInitCap(SlotSource io, int base) {
         return new QpCap(io.getInt(base + Slots.QpInit.MAX_SEND_WR.ordinal()),
                 io.getInt(base + Slots.QpInit.MAX_RECV_WR.ordinal()),
                 io.getInt(base + Slots.QpInit.MAX_SEND_SGE.ordinal()),

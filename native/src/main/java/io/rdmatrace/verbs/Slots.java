@@ -3,18 +3,19 @@ package io.rdmatrace.verbs;
 /**
  * Java's mirror of the slot lists in {@code src/main/c/jni/layout.h}: each nested enum names the
  * int64 slots of one block, in C's order. {@link NativeLayout} compares every list with the C
- * one when the library loads, so the two cannot drift silently.
+ * one when the library loads, so the two cannot drift silently. Public for readers of the tracing
+ * libibverbs' event ring, whose records carry the same blocks (see {@link SlotStructs}).
  */
-final class Slots {
+public final class Slots {
     private Slots() {
     }
 
     /** Start of every call block; the verb's payload follows at {@link #PAYLOAD}. */
-    enum Status { RET, ERRNO, DURATION_NS, EXTRA }
+    public enum Status { RET, ERRNO, DURATION_NS, EXTRA }
 
-    static final int PAYLOAD = Status.values().length;
+    public static final int PAYLOAD = Status.values().length;
 
-    enum DeviceAttr {
+    public enum DeviceAttr {
         NODE_GUID, SYS_IMAGE_GUID, MAX_MR_SIZE, PAGE_SIZE_CAP, VENDOR_ID, VENDOR_PART_ID, HW_VER, MAX_QP,
         MAX_QP_WR, DEVICE_CAP_FLAGS, MAX_SGE, MAX_SGE_RD, MAX_CQ, MAX_CQE, MAX_MR, MAX_PD, MAX_QP_RD_ATOM,
         MAX_EE_RD_ATOM, MAX_RES_RD_ATOM, MAX_QP_INIT_RD_ATOM, MAX_EE_INIT_RD_ATOM, ATOMIC_CAP, MAX_EE, MAX_RDD,
@@ -23,20 +24,20 @@ final class Slots {
         PHYS_PORT_CNT
     }
 
-    enum PortAttr {
+    public enum PortAttr {
         STATE, MAX_MTU, ACTIVE_MTU, GID_TBL_LEN, PORT_CAP_FLAGS, MAX_MSG_SZ, BAD_PKEY_CNTR, QKEY_VIOL_CNTR,
         PKEY_TBL_LEN, LID, SM_LID, LMC, MAX_VL_NUM, SM_SL, SUBNET_TIMEOUT, INIT_TYPE_REPLY, ACTIVE_WIDTH,
         ACTIVE_SPEED, PHYS_STATE, LINK_LAYER, FLAGS, PORT_CAP_FLAGS2
     }
 
-    enum GidEntry { GID_0, GID_1, GID_INDEX, PORT_NUM, GID_TYPE, NDEV_IFINDEX }
+    public enum GidEntry { GID_0, GID_1, GID_INDEX, PORT_NUM, GID_TYPE, NDEV_IFINDEX }
 
-    enum AhAttr {
+    public enum AhAttr {
         DGID_0, DGID_1, FLOW_LABEL, SGID_INDEX, HOP_LIMIT, TRAFFIC_CLASS, DLID, SL, SRC_PATH_BITS, STATIC_RATE,
         IS_GLOBAL, PORT_NUM
     }
 
-    enum QpAttr {
+    public enum QpAttr {
         QP_STATE, CUR_QP_STATE, PATH_MTU, PATH_MIG_STATE, QKEY, RQ_PSN, SQ_PSN, DEST_QP_NUM, QP_ACCESS_FLAGS,
         CAP_MAX_SEND_WR, CAP_MAX_RECV_WR, CAP_MAX_SEND_SGE, CAP_MAX_RECV_SGE, CAP_MAX_INLINE_DATA, PKEY_INDEX,
         ALT_PKEY_INDEX, EN_SQD_ASYNC_NOTIFY, SQ_DRAINING, MAX_RD_ATOMIC, MAX_DEST_RD_ATOMIC, MIN_RNR_TIMER,
@@ -44,29 +45,29 @@ final class Slots {
     }
 
     /** A QP_ATTR block is followed by ah_attr and alt_ah_attr blocks. */
-    static final int QA_AH_BASE = QpAttr.values().length;
-    static final int QA_ALT_AH_BASE = QA_AH_BASE + AhAttr.values().length;
-    static final int QA_BLOCK = QA_ALT_AH_BASE + AhAttr.values().length;
+    public static final int QA_AH_BASE = QpAttr.values().length;
+    public static final int QA_ALT_AH_BASE = QA_AH_BASE + AhAttr.values().length;
+    public static final int QA_BLOCK = QA_ALT_AH_BASE + AhAttr.values().length;
 
-    enum QpInit {
+    public enum QpInit {
         SEND_CQ, RECV_CQ, SRQ, QP_TYPE, SQ_SIG_ALL, MAX_SEND_WR, MAX_RECV_WR, MAX_SEND_SGE, MAX_RECV_SGE,
         MAX_INLINE_DATA, QP_NUM
     }
 
-    enum AsyncEvent { EVENT_TYPE, ELEMENT, QP_NUM, PORT_NUM }
+    public enum AsyncEvent { EVENT_TYPE, ELEMENT, QP_NUM, PORT_NUM }
 
-    enum Batch { RET, ERRNO, DURATION_NS, COUNT, BAD_INDEX, RESERVED_5, RESERVED_6, RESERVED_7 }
+    public enum Batch { RET, ERRNO, DURATION_NS, COUNT, BAD_INDEX, RESERVED_5, RESERVED_6, RESERVED_7 }
 
-    enum SendWr {
+    public enum SendWr {
         WR_ID, OPCODE, SEND_FLAGS, IMM_DATA, REMOTE_ADDR, RKEY, COMPARE_ADD, SWAP, AH, REMOTE_QPN, REMOTE_QKEY,
         NUM_SGE
     }
 
-    enum RecvWr { WR_ID, NUM_SGE }
+    public enum RecvWr { WR_ID, NUM_SGE }
 
-    enum Sge { ADDR, LENGTH, LKEY }
+    public enum Sge { ADDR, LENGTH, LKEY }
 
-    enum Wc {
+    public enum Wc {
         WR_ID, STATUS, OPCODE, VENDOR_ERR, BYTE_LEN, IMM_DATA, QP_NUM, SRC_QP, WC_FLAGS, PKEY_INDEX, SLID, SL,
         DLID_PATH_BITS
     }

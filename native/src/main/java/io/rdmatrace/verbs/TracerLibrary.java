@@ -1,0 +1,62 @@
+package io.rdmatrace.verbs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The tracing libibverbs ({@code native/src/main/c/tracer}) and the real library it forwards to,
+ * as files a recorded program can load: the tracer's folder goes first on the program's
+ * {@code LD_LIBRARY_PATH}, the real library's absolute path into {@code RDMATRACE_REAL_VERBS}.
+ */
+public final class TracerLibrary {
+    /** Where the system's libibverbs.so.1 is looked for when the loader cache does not say. */
+    private static final List<String> STANDARD_DIRS = List.of("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+            "/lib64", "/usr/lib64", "/usr/lib", "/lib");
+
+    private TracerLibrary() {
+    }
+
+    /**
+     * The folder holding the tracer as {@code libibverbs.so.1} and {@code libibverbs.so} (the name
+     * programs such as NCCL dlopen); extracted from the jar when needed.
+     */
+    public static Path directory() throws IOException {
+        Path lib = NativeResources.materialize(NativeResources.TRACER_LIBRARY);
+        Path dir = lib.getParent();
+        Path dev = dir.resolve("libibverbs.so");
+        if (!Files.exists(dev, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createSymbolicLink(dev, lib.getFileName());
+            } catch (java.nio.file.FileAlreadyExistsException raced) {
+                // another process made it first
+            }
+        }
+        return dir;
+    }
+
+    /**
+     * The real library's absolute path: softverbs (extracted), the given file, or the system's
+     * libibverbs.so.1 (empty when the system has none).
+     */
+    public static Optional<Path> realLibrary(VerbsLibrary choice) throws IOException {
+        switch (choice.kind()) {
+            case BUNDLED_SOFTVERBS:
+                return Optional.of(NativeResources.materialize(choice.location()).toAbsolutePath());
+            case PATH:
+                Path p = Paths.get(choice.location()).toAbsolutePath();
+                return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+            default:
+                for (String dir : STANDARD_DIRS) {
+                    Path candidate = Paths.get(dir, VerbsLibrary.SYSTEM_SONAME);
+                    if (Files.isRegularFile(candidate)) {
+                        return Optional.of(candidate.toRealPath());
+                    }
+                }
+                return Optional.empty();
+        }
+    }
+}
