@@ -20,6 +20,18 @@ import java.util.Objects;
  */
 public record SessionInfo(String toolVersion, String hostId, String commandLine, String verbsLib, String scenario,
                           Map<String, String> overrides, Attrs device, List<Attrs> ports, List<GidEntry> gids) {
+    /**
+     * The {@code scenario} of a trace recorded from an unmodified program by the tracing libibverbs
+     * ({@code rdmatrace record}): no OOB or MARK events, the program's own calls, overrides
+     * {@code pid}, {@code data-path} and {@code env.<NAME>} for each RDMA-steering variable.
+     */
+    public static final String PROGRAM_SCENARIO = "program";
+
+    /** True for a trace recorded from a program ({@link #PROGRAM_SCENARIO}), false for a capture. */
+    public boolean fromProgram() {
+        return PROGRAM_SCENARIO.equals(scenario);
+    }
+
     public SessionInfo {
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(hostId, "hostId");

@@ -27,14 +27,19 @@ public final class TraceWriter implements AutoCloseable {
     private final String hostId;
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
-    private final long pid = ProcessHandle.current().pid();
+    private final long pid;
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
     private long nextSeq;
     private boolean closed;
+    // the next event's origin when it happened elsewhere (a recorded program): -1 = now, here
+    private long stampMono = -1;
+    private long stampThread;
+    private String stampThreadName = "";
 
-    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue) {
+    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, long pid) {
+        this.pid = pid;
         this.folder = folder;
         this.hostId = hostId;
         this.queue = queue;
@@ -53,6 +58,14 @@ public final class TraceWriter implements AutoCloseable {
      *                        appended to: one queue is one capture), BAD_HOST_ID, IO
      */
     public static TraceWriter create(Path outDir, SessionInfo session) throws TraceException {
+        return create(outDir, session, ProcessHandle.current().pid());
+    }
+
+    /**
+     * As {@link #create(Path, SessionInfo)} for events that another process produced (a program
+     * recorded by the tracing libibverbs): every event header carries {@code pid}.
+     */
+    public static TraceWriter create(Path outDir, SessionInfo session, long pid) throws TraceException {
         Objects.requireNonNull(outDir, "outDir");
         Objects.requireNonNull(session, "session");
         Path dir;
@@ -77,7 +90,7 @@ public final class TraceWriter implements AutoCloseable {
             throw new TraceException(TraceException.Problem.IO, dir,
                     "cannot create a Chronicle Queue in " + dir + ": " + e, e);
         }
-        TraceWriter w = new TraceWriter(dir, session.hostId(), q);
+        TraceWriter w = new TraceWriter(dir, session.hostId(), q, pid);
         try {
             w.writeSession(session);
         } catch (RuntimeException e) {
@@ -179,6 +192,31 @@ public final class TraceWriter implements AutoCloseable {
         throw new IllegalArgumentException(e.kind() + " events are written by the writer itself (create/close)");
     }
 
+    /**
+     * Gives the next event the time and thread it happened at in the recorded program, instead of
+     * now and the writing thread: {@code monoNanos} on the CLOCK_MONOTONIC scale of
+     * {@link System#nanoTime()}, {@code threadId} the program's thread (Linux tid).
+     */
+    public synchronized void stampNext(long monoNanos, long threadId, String threadName) {
+        Objects.requireNonNull(threadName, "threadName");
+        this.stampMono = monoNanos;
+        this.stampThread = threadId;
+        this.stampThreadName = threadName;
+    }
+
+    /**
+     * Closes the queue without an END event: the recorded program died before it could finish, so
+     * the trace reads as TRUNCATED (everything written so far stays readable). Idempotent.
+     */
+    public synchronized void closeTruncated() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        appender.close();
+        queue.close();
+    }
+
     /** Writes the END event (a clean close) and closes the queue. Idempotent. */
     @Override
     public synchronized void close() {
@@ -227,6 +265,12 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private void writeHeader(ByteSink b) {
+        if (stampMono >= 0) {
+            long mono = stampMono;
+            stampMono = -1;
+            EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, stampThread, stampThreadName);
+            return;
+        }
         long mono = System.nanoTime();
         Thread t = Thread.currentThread();
         EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, t.getId(), t.getName());
