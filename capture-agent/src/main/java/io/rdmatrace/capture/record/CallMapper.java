@@ -16,17 +16,19 @@ import io.rdmatrace.verbs.VerbCall;
  * the recorder serialises calls): {@code in} = the arguments actually passed (for
  * ibv_modify_qp the attr_mask and exactly the fields it selects), {@code out} = what came back.
  * Calls that act on a QP also carry its QP_NUM in {@code in}, so rules can key on the QPN directly.
+ * Shared by the agent's recorder and the recorder of unmodified programs (capture.program).
  */
-final class CallMapper {
+public final class CallMapper {
 
-    record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+    /** The fields of one CALL event. */
+    public record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
     }
 
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
     private final GidText.Cache gids = new GidText.Cache();
 
-    Mapped map(VerbCall call) {
+    public Mapped map(VerbCall call) {
         Attrs.Builder in = inBuilder.clear();
         Attrs.Builder out = outBuilder.clear();
         Verb verb;

@@ -1,0 +1,20 @@
+package io.rdmatrace.capture.program;
+
+import io.rdmatrace.capture.record.CallMapper;
+import io.rdmatrace.trace.Wc;
+
+/** One trace event decoded from the ring, with the time and thread it happened at in the program. */
+sealed interface ProgramEvent {
+    long monoNanos();
+
+    long tid();
+
+    record Call(long monoNanos, long tid, CallMapper.Mapped call) implements ProgramEvent {
+    }
+
+    record Completion(long monoNanos, long tid, long cq, Wc wc) implements ProgramEvent {
+    }
+
+    record Async(long monoNanos, long tid, int eventType, long element, int qpNum) implements ProgramEvent {
+    }
+}

@@ -1,0 +1,132 @@
+package io.rdmatrace.capture.program;
+
+import io.rdmatrace.trace.TraceException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs one command with the tracing libibverbs in front and turns every ring its processes create
+ * into a trace: {@code OUT/<host-id>/} for the first process that opens a device,
+ * {@code OUT/<host-id>.<pid>/} for each further one. Returns when the command and every traced
+ * descendant have exited and every ring is drained.
+ */
+public final class ProgramRecording {
+    /** Drain pause when no ring had anything new. */
+    private static final long IDLE_SLEEP_MILLIS = 2;
+
+    /** What to run and where the trace goes. */
+    public record Settings(List<String> command, Path tracerDir, Path realLibrary, Path ringDir, Path outDir,
+                           String hostId, boolean summary, String toolVersion) {
+    }
+
+    /** How the recording ended. */
+    public record Result(int exitCode, List<RecordedTrace> traces) {
+        /** True when no process of the command opened a device. */
+        public boolean noVerbs() {
+            return traces.stream().allMatch(t -> t.folder() == null);
+        }
+    }
+
+    private final Settings settings;
+    private final Map<Path, ProgramTrace> traces = new LinkedHashMap<>();
+    private final List<String> ringProblems = new ArrayList<>();
+    private boolean firstTaken;
+
+    public ProgramRecording(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** The environment the command runs with: the tracer first on LD_LIBRARY_PATH, the ring and the real library named. */
+    public static Map<String, String> environment(Settings s, Map<String, String> inherited) {
+        Map<String, String> env = new LinkedHashMap<>();
+        String old = inherited.get("LD_LIBRARY_PATH");
+        env.put("LD_LIBRARY_PATH", s.tracerDir() + (old == null || old.isEmpty() ? "" : ":" + old));
+        env.put("RDMATRACE_REAL_VERBS", s.realLibrary().toString());
+        env.put("RDMATRACE_RING_DIR", s.ringDir().toString());
+        env.put("RDMATRACE_DATA_PATH", s.summary() ? "summary" : "full");
+        return env;
+    }
+
+    /** Problems met opening rings (a tracer from another build): each one sentence. */
+    public List<String> ringProblems() {
+        return ringProblems;
+    }
+
+    /** Records while {@code process} runs; {@code process} must already be started with {@link #environment}. */
+    public Result record(Process process) throws IOException, TraceException, InterruptedException {
+        while (true) {
+            boolean alive = process.isAlive();
+            boolean busy = pollRings();
+            if (!alive && !anyTracedProcessAlive()) {
+                break;
+            }
+            if (!busy) {
+                Thread.sleep(IDLE_SLEEP_MILLIS);
+            }
+        }
+        pollRings();
+        int exit = process.waitFor();
+        List<RecordedTrace> outcomes = new ArrayList<>();
+        for (ProgramTrace t : traces.values()) {
+            boolean died = !t.ring().closed();
+            outcomes.add(t.finish(died));
+            t.ring().close();
+        }
+        return new Result(exit, outcomes);
+    }
+
+    /** Opens new rings and drains all; true when something was read. */
+    private boolean pollRings() throws IOException, TraceException {
+        boolean busy = false;
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(settings.ringDir(), "ring.*")) {
+            for (Path p : dir) {
+                if (!traces.containsKey(p)) {
+                    try {
+                        RingFile ring = RingFile.openIfReady(p);
+                        if (ring != null) {
+                            traces.put(p, new ProgramTrace(ring, settings.outDir(), this::hostIdFor,
+                                    settings.toolVersion()));
+                        }
+                    } catch (IOException e) {
+                        ringProblems.add(e.getMessage());
+                        traces.put(p, null);
+                    }
+                }
+            }
+        }
+        for (ProgramTrace t : traces.values()) {
+            if (t != null) {
+                busy |= t.drain();
+            }
+        }
+        traces.values().removeIf(java.util.Objects::isNull);
+        return busy;
+    }
+
+    private boolean anyTracedProcessAlive() {
+        for (ProgramTrace t : traces.values()) {
+            if (t != null && !t.ring().closed()) {
+                Optional<ProcessHandle> h = ProcessHandle.of(t.ring().pid());
+                if (h.isPresent() && h.get().isAlive()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private String hostIdFor(long pid) {
+        if (!firstTaken) {
+            firstTaken = true;
+            return settings.hostId();
+        }
+        return settings.hostId() + "." + pid;
+    }
+}

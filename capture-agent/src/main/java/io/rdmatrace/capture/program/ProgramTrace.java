@@ -1,0 +1,230 @@
+package io.rdmatrace.capture.program;
+
+import io.rdmatrace.capture.record.CallMapper;
+import io.rdmatrace.capture.record.VerbAttrs;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.CountersEvent;
+import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.SessionInfo;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.verbs.SlotStructs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The trace of one recorded process: decodes its ring's calls into events and writes them. The
+ * SESSION is written when the program first opens a device (the tracer's DEVICE_INFO / PORT_INFO /
+ * GID_INFO records follow that open); events before it are held until then. A process that never
+ * opens a device leaves no trace folder.
+ */
+final class ProgramTrace {
+    /** Where and as what a process's trace is written. */
+    interface Folders {
+        /** The host id for this process's trace (the first process to open a device gets the plain one). */
+        String hostIdFor(long pid);
+    }
+
+    private final RingReader reader;
+    private final Path outDir;
+    private final Folders folders;
+    private final String toolVersion;
+    private final ControlMapper control;
+    private final List<ProgramEvent> held = new ArrayList<>();
+    private final Map<Long, String> threadNames = new HashMap<>();
+    private TraceWriter writer;
+    private SessionParts session;
+    private long events;
+    private long unmapped;
+
+    /** The device facts gathered for the SESSION. */
+    private static final class SessionParts {
+        Attrs device;
+        final List<Attrs> ports = new ArrayList<>();
+        final List<GidEntry> gids = new ArrayList<>();
+    }
+
+    ProgramTrace(RingFile ring, Path outDir, Folders folders, String toolVersion) {
+        this.reader = new RingReader(ring);
+        this.outDir = outDir;
+        this.folders = folders;
+        this.toolVersion = toolVersion;
+        this.control = new ControlMapper(ring.realLibrary());
+    }
+
+    public RingFile ring() {
+        return reader.ring();
+    }
+
+    /** The folder written, or null while the program has not opened a device. */
+    Path folder() {
+        return writer == null ? null : writer.folder();
+    }
+
+    boolean openedDevice() {
+        return session != null;
+    }
+
+    /** Takes and writes what the program has recorded since the last call; true when there was something. */
+    boolean drain() throws IOException, TraceException {
+        List<RingReader.Call> calls = reader.drain();
+        for (RingReader.Call call : calls) {
+            take(call);
+        }
+        return !calls.isEmpty();
+    }
+
+    private void take(RingReader.Call call) throws TraceException {
+        RingRecord r = call.first();
+        long tid = r.tid();
+        switch (r.kind()) {
+            case DEVICE_INFO -> {
+                if (session == null) {
+                    session = new SessionParts();
+                    String fw = r.text(RingLayout.Text.values().length);
+                    int base = 2 * RingLayout.Text.values().length + RingLayout.DeviceInfo.values().length;
+                    session.device = VerbAttrs.device(r.text(0), SlotStructs.deviceAttr(r.slots(), r.at(base), fw));
+                }
+                return;
+            }
+            case PORT_INFO -> {
+                if (session != null && writer == null && r.ret() == 0) {
+                    Attrs.Builder p = Attrs.builder();
+                    VerbAttrs.port(p, r.pInt(0), SlotStructs.portAttr(r.slots(), r.at(RingLayout.Port.values().length)));
+                    session.ports.add(p.build());
+                }
+                return;
+            }
+            case GID_INFO -> {
+                if (session != null && writer == null && r.ret() == 0) {
+                    var e = SlotStructs.gidEntry(r.slots(), r.at(0));
+                    session.gids.add(new GidEntry(e.portNum(), e.gidIndex(), ControlMapper.gidText(e.gid()),
+                            Math.max(0, e.gidType().value())));
+                }
+                return;
+            }
+            default -> {
+            }
+        }
+        if (session != null && writer == null) {
+            startTrace();
+        }
+        switch (r.kind()) {
+            case IBV_POST_SEND, IBV_POST_RECV, IBV_POST_SRQ_RECV ->
+                    emit(new ProgramEvent.Call(r.monoNanos(), tid, DataPathMapper.post(r.kind(), call.records())));
+            case IBV_POLL_CQ -> DataPathMapper.poll(call.records(), tid, this::emitUnchecked);
+            case IBV_GET_ASYNC_EVENT -> {
+                if (r.ret() == 0) {
+                    var e = SlotStructs.asyncEvent(r.slots(), r.at(0));
+                    long element = e.elementHandle() != 0 ? e.elementHandle() : e.portNum();
+                    emit(new ProgramEvent.Async(r.monoNanos(), tid, e.eventType().value(), element, e.qpNum()));
+                }
+            }
+            default -> {
+                CallMapper.Mapped m = control.map(r);
+                if (m == null) {
+                    unmapped++;
+                } else {
+                    emit(new ProgramEvent.Call(r.monoNanos(), tid, m));
+                }
+            }
+        }
+    }
+
+    private void emitUnchecked(ProgramEvent e) {
+        try {
+            emit(e);
+        } catch (TraceException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private void emit(ProgramEvent e) throws TraceException {
+        if (writer == null) {
+            held.add(e);
+            return;
+        }
+        write(e);
+    }
+
+    private void write(ProgramEvent e) {
+        writer.stampNext(e.monoNanos(), e.tid(), threadName(e.tid()));
+        if (e instanceof ProgramEvent.Call c) {
+            CallMapper.Mapped m = c.call();
+            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out());
+        } else if (e instanceof ProgramEvent.Completion c) {
+            writer.completion(c.cq(), c.wc());
+        } else if (e instanceof ProgramEvent.Async a) {
+            writer.async(a.eventType(), a.element(), a.qpNum());
+        }
+        events++;
+    }
+
+    private void startTrace() throws TraceException {
+        RingFile ring = reader.ring();
+        Map<String, String> overrides = new LinkedHashMap<>();
+        overrides.put("pid", Long.toString(ring.pid()));
+        overrides.put("data-path", ring.summaryMode() ? "summary" : "full");
+        for (String kv : ring.environment()) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                overrides.put("env." + kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        String hostId = folders.hostIdFor(ring.pid());
+        SessionInfo info = new SessionInfo(toolVersion, hostId, String.join(" ", ring.commandLine()),
+                ring.realLibrary(), SessionInfo.PROGRAM_SCENARIO, overrides, session.device, session.ports,
+                session.gids);
+        writer = TraceWriter.create(outDir, info, ring.pid());
+        for (ProgramEvent e : held) {
+            write(e);
+        }
+        held.clear();
+    }
+
+    /** Drains what is left and closes the trace: with END if the program exited, without it (TRUNCATED) if it died. */
+    RecordedTrace finish(boolean programDied) throws IOException, TraceException {
+        drain();
+        for (RingReader.Call call : reader.leftovers()) {
+            take(call);
+        }
+        if (writer == null) {
+            return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), false);
+        }
+        long dropped = reader.ring().dropped();
+        long refused = reader.ring().threadsRefused();
+        boolean clean = reader.ring().closed() && !programDied;
+        if (dropped > 0 || refused > 0 || unmapped > 0 || reader.corruptRecords() > 0) {
+            writer.counters("rdmatrace-tracer", CountersEvent.Phase.END, List.of(
+                    new CountersEvent.Counter("dropped_records", dropped),
+                    new CountersEvent.Counter("threads_without_ring", refused),
+                    new CountersEvent.Counter("records_not_in_event_model", unmapped),
+                    new CountersEvent.Counter("undecodable_records", reader.corruptRecords())));
+        }
+        Path folder = writer.folder();
+        if (clean) {
+            writer.close();
+        } else {
+            writer.closeTruncated();
+        }
+        return new RecordedTrace(folder, reader.ring().pid(), events, dropped, !clean);
+    }
+
+
+    private String threadName(long tid) {
+        return threadNames.computeIfAbsent(tid, t -> {
+            Path comm = Path.of("/proc", Long.toString(reader.ring().pid()), "task", Long.toString(t), "comm");
+            try {
+                return Files.readString(comm).strip();
+            } catch (IOException | RuntimeException e) {
+                return "";
+            }
+        });
+    }
+}
