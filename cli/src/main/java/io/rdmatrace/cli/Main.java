@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
                 "  rdmatrace devices --soft",
                 "  rdmatrace capture --listen 7471 --soft          (host A)",
                 "  rdmatrace capture --connect hostA:7471 --soft   (host B)",
+                "  rdmatrace record -- ibv_rc_pingpong -g 3         (your own program)",
                 "  rdmatrace analyze trace/"})
 public final class Main implements Runnable {
 
@@ -40,6 +41,7 @@ public final class Main implements Runnable {
                 new AnalyzeCommand(),
                 new DemoCommand(),
                 new CaptureCommand(),
+                new RecordCommand(),
                 new DiffCommand(),
                 new ExportCommand(),
                 new ReplayCommand(),
@@ -74,6 +76,8 @@ public final class Main implements Runnable {
         // every verb answers --help and --version, whether or not its class asks for them
         commandLine.getSubcommands().values()
                 .forEach(verb -> verb.getCommandSpec().mixinStandardHelpOptions(true));
+        // everything after COMMAND belongs to the recorded program, options included
+        commandLine.getSubcommands().get("record").setStopAtPositional(true);
         commandLine.setParameterExceptionHandler(new ErrorHandlers.Usage());
         commandLine.setExecutionExceptionHandler(new ErrorHandlers.Execution());
         commandLine.setExitCodeExceptionMapper(new ErrorHandlers.ExitCodes());

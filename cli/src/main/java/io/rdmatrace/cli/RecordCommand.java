@@ -1,0 +1,165 @@
+package io.rdmatrace.cli;
+
+import io.rdmatrace.capture.program.ProgramRecording;
+import io.rdmatrace.capture.program.RecordedTrace;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceLayout;
+import io.rdmatrace.verbs.TracerLibrary;
+import io.rdmatrace.verbs.VerbsLibrary;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** `rdmatrace record -- COMMAND`: records an unmodified verbs program through the tracing libibverbs. */
+@Command(name = "record",
+        sortOptions = false,
+        description = {"Run COMMAND with a tracing libibverbs in front of the real one and record every verbs "
+                + "call it makes (arguments, return codes, errnos, durations; the data path; completions and "
+                + "async events) into OUT/<host-id>/, the trace the other verbs read. Exits with COMMAND's exit "
+                + "status (128+signal if it was killed). Programs that link libibverbs and programs that dlopen "
+                + "it are both recorded; static, setuid and 32-bit programs cannot be."},
+        footer = {"", "Example usage:",
+                "  rdmatrace record --soft --host-id a -- ibv_rc_pingpong -g 3            (host A)",
+                "  rdmatrace record --soft --host-id b -- ibv_rc_pingpong -g 3 hostA      (host B)",
+                "  rdmatrace analyze trace/"})
+final class RecordCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    VerbsOptions verbs;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "trace",
+            description = "Trace root; the program's trace goes to DIR/<host-id>/ (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--host-id", paramLabel = "ID", description = "Name of this host in the trace (default: the host name).")
+    String hostId;
+
+    @Option(names = "--data-path", paramLabel = "full|summary", defaultValue = "full",
+            description = "full: every post and completion (default); summary: per-QP counts and every error completion.")
+    String dataPath;
+
+    @Option(names = "--best-effort",
+            description = "When COMMAND cannot be recorded (static, setuid, 32-bit, no real libibverbs), run it unrecorded instead of refusing.")
+    boolean bestEffort;
+
+    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The program and its arguments (after --).")
+    List<String> command;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        if (!dataPath.equals("full") && !dataPath.equals("summary")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "rdmatrace record: --data-path is full or summary, not '" + dataPath + "'");
+        }
+        Map<String, String> env = System.getenv();
+        Path exe = ExecutableCheck.resolve(command.get(0), env.get("PATH")).orElseThrow(() ->
+                new EnvironmentException("rdmatrace record: command not found: " + command.get(0)));
+        Optional<String> why = ExecutableCheck.problem(exe);
+        Optional<Path> real = TracerLibrary.realLibrary(VerbsLibrary.select(verbs.soft(), verbs.verbsLib(), env));
+        if (why.isEmpty() && real.isEmpty()) {
+            why = Optional.of("there is no real libibverbs.so.1 to forward to"
+                    + (verbs.verbsLib() != null ? " at " + verbs.verbsLib() : " on this system (install libibverbs1, or use --soft or --verbs-lib PATH)"));
+        }
+        if (why.isPresent()) {
+            if (!bestEffort) {
+                throw new EnvironmentException("rdmatrace record: " + why.get() + "; nothing was run (--best-effort runs it unrecorded)");
+            }
+            err.println("rdmatrace record: " + why.get() + "; running it unrecorded (--best-effort)");
+            err.flush();
+            return runUnrecorded();
+        }
+        String host = hostId != null ? hostId : CaptureCommand.HostName.local();
+        Path hostFolder = TraceLayout.hostFolder(out, host);
+        if (TraceLayout.holdsQueueFiles(hostFolder)) {
+            throw new EnvironmentException("rdmatrace record: " + hostFolder
+                    + " already holds a trace; choose another --out or remove it first");
+        }
+        Path ringDir = Files.createTempDirectory(ringBase(), "rdmatrace-ring-");
+        try {
+            ProgramRecording.Settings s = new ProgramRecording.Settings(command, TracerLibrary.directory(), real.get(),
+                    ringDir, out, host, dataPath.equals("summary"), VersionProvider.toolVersion());
+            ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+            pb.environment().putAll(ProgramRecording.environment(s, env));
+            ProgramRecording recording = new ProgramRecording(s);
+            Process process = pb.start();
+            ProgramRecording.Result result;
+            try (InterruptForwarder ignored = InterruptForwarder.to(process)) {
+                result = recording.record(process);
+            }
+            report(err, result, recording.ringProblems());
+            return result.exitCode();
+        } catch (TraceException e) {
+            throw new UserDataException("rdmatrace record: " + e.getMessage(), e);
+        } finally {
+            deleteTree(ringDir);
+        }
+    }
+
+    private int runUnrecorded() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        try (InterruptForwarder ignored = InterruptForwarder.to(p)) {
+            return p.waitFor();
+        }
+    }
+
+    private void report(PrintWriter err, ProgramRecording.Result result, List<String> problems) {
+        problems.forEach(p -> err.println("rdmatrace record: " + p));
+        if (result.noVerbs()) {
+            err.println("rdmatrace record: " + String.join(" ", command)
+                    + " never opened an RDMA device; no trace was written");
+        }
+        for (RecordedTrace t : result.traces()) {
+            if (t.folder() == null) {
+                continue;
+            }
+            List<String> notes = new ArrayList<>();
+            if (t.truncated()) {
+                notes.add("truncated: process " + t.pid() + " died before exiting");
+            }
+            if (t.dropped() > 0) {
+                notes.add(t.dropped() + " records dropped (ring full)");
+            }
+            err.println("rdmatrace record: " + t.folder() + " (" + t.events() + " events"
+                    + (notes.isEmpty() ? "" : "; " + String.join("; ", notes)) + ")");
+        }
+        err.flush();
+    }
+
+    /** Shared memory when it is roomy, else the temp folder. */
+    private static Path ringBase() {
+        Path shm = Path.of("/dev/shm");
+        try {
+            if (Files.isDirectory(shm) && Files.isWritable(shm) && Files.getFileStore(shm).getUsableSpace() > (1L << 30)) {
+                return shm;
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp folder is harmless
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package io.rdmatrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.ReadOutcome;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.Verb;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `rdmatrace record -- COMMAND` (issue 10) on unmodified programs over softverbs: both ends of an
+ * ibv_rc_pingpong recorded into one trace with the attributes the analyzer needs, exit status
+ * passthrough, a killed program's readable truncated trace, and the bad-input sentences.
+ */
+class RecordCommandTest {
+    private static final int ITERATIONS = 50;
+
+    @Test
+    void rcPingpong_bothHostsRecorded(@TempDir Path work) throws Exception {
+        Path tool = requireTool("ibv_rc_pingpong");
+        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        int port = RecordJvm.freeTcpPort();
+        List<String> pp = List.of(tool.toString(), "-g", "3", "-p", Integer.toString(port), "-n",
+                Integer.toString(ITERATIONS));
+        Path out = work.resolve("trace");
+        try (RecordJvm a = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "ra@" + ips.a()), work,
+                concat(List.of("--soft", "--out", out.toString(), "--host-id", "a", "--"), pp))) {
+            a.awaitListening(port);
+            try (RecordJvm b = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "rb@" + ips.b()), work,
+                    concat(List.of("--soft", "--out", out.toString(), "--host-id", "b", "--"), pp, List.of(ips.a())))) {
+                assertThat(b.await()).as(b.describe()).isZero();
+                assertThat(a.await()).as(a.describe()).isZero();
+                assertThat(a.stdout()).contains(ITERATIONS + " iters");
+                assertThat(a.stderr()).contains("rdmatrace record: " + out.resolve("a"));
+            }
+        }
+        TraceReader.Result ra = TraceReader.readAll(out.resolve("a"));
+        TraceReader.Result rb = TraceReader.readAll(out.resolve("b"));
+        assertThat(ra.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+        assertThat(ra.session().info().fromProgram()).isTrue();
+        assertThat(ra.session().info().commandLine()).contains("ibv_rc_pingpong");
+        assertThat(ra.session().info().overrides()).containsKey("pid").containsEntry("env.SOFTVERBS_DEVICES", "ra@" + ips.a());
+        assertThat(ra.session().info().gids()).anyMatch(g -> g.gid().equals("::ffff:" + ips.a()));
+
+        long qpnA = createdQpn(ra.events());
+        long qpnB = createdQpn(rb.events());
+        // each side's RTR names the peer's QP: the QPN rc_pingpong exchanged over TCP, which we never saw
+        assertThat(rtr(ra.events()).in().get(Attr.DEST_QP_NUM, -1)).isEqualTo(qpnB);
+        assertThat(rtr(rb.events()).in().get(Attr.DEST_QP_NUM, -1)).isEqualTo(qpnA);
+        assertThat(rtr(ra.events()).in().text(Attr.DGID)).isEqualTo("::ffff:" + ips.b());
+        // the tracer's own query after each modify, marked as the recorder's
+        assertThat(calls(ra.events(), Verb.IBV_QUERY_QP)).anyMatch(c -> "rdmatrace: query after ibv_modify_qp"
+                .equals(c.out().text(Attr.MESSAGE)) && c.out().get(Attr.QP_STATE, -1) == 3);
+        // the inline data path: every post and completion
+        assertThat(calls(ra.events(), Verb.IBV_POST_RECV)).isNotEmpty();
+        assertThat(calls(rb.events(), Verb.IBV_POST_SEND)).allMatch(c -> c.in().get(Attr.QP_NUM, -1) == qpnB);
+        assertThat(ra.events().stream().filter(e -> e instanceof CompletionEvent c && c.wc().status() == 0).count())
+                .isGreaterThanOrEqualTo(2L * ITERATIONS);
+
+        StringWriter report = new StringWriter();
+        int code = Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(report.toString()).contains("matched by dest_qp_num").contains("0 error(s)");
+        assertThat(code).as(report.toString()).isZero();
+    }
+
+    @Test
+    void exitStatus_passedThrough_andNoVerbsSaidSo(@TempDir Path work) {
+        Run three = record(work, "sh", "-c", "exit 3");
+        assertThat(three.code()).isEqualTo(3);
+        assertThat(three.err()).contains("never opened an RDMA device; no trace was written");
+        Run killed = record(work, "sh", "-c", "kill -TERM $$");
+        assertThat(killed.code()).isEqualTo(128 + 15);
+    }
+
+    @Test
+    void killedProgram_leavesReadableTruncatedTrace(@TempDir Path work) throws Exception {
+        Path tool = requireTool("ibv_rc_pingpong");
+        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        int port = RecordJvm.freeTcpPort();
+        Path out = work.resolve("trace");
+        // the server opens the device, creates its QP and waits for a client that never comes
+        try (RecordJvm a = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "ka@" + ips.a()), work,
+                List.of("--soft", "--out", out.toString(), "--host-id", "a", "--", tool.toString(), "-g", "3", "-p",
+                        Integer.toString(port)))) {
+            a.awaitListening(port);
+            ProcessHandle program = a.process().descendants().filter(p -> p.info().command().orElse("")
+                    .endsWith("ibv_rc_pingpong")).findFirst().orElseThrow();
+            new ProcessBuilder("kill", "-9", Long.toString(program.pid())).start().waitFor();
+            assertThat(a.await()).as(a.describe()).isEqualTo(128 + 9);
+            assertThat(a.stderr()).contains("truncated");
+        }
+        TraceReader.Result r = TraceReader.readAll(out.resolve("a"));
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+        assertThat(calls(r.events(), Verb.IBV_CREATE_QP)).hasSize(1);
+    }
+
+    @Test
+    void dlopenProgram_isRecorded(@TempDir Path work) throws Exception {
+        Path cc = requireTool("cc");
+        Path src = work.resolve("dlopen_verbs.c");
+        try (var in = RecordCommandTest.class.getResourceAsStream("/dlopen_verbs.c")) {
+            Files.copy(in, src);
+        }
+        Path exe = work.resolve("dlopen_verbs");
+        Process compile = new ProcessBuilder(cc.toString(), "-O2", "-o", exe.toString(), src.toString(), "-ldl")
+                .redirectErrorStream(true).start();
+        assertThat(compile.waitFor()).as(new String(compile.getInputStream().readAllBytes())).isZero();
+        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        Path out = work.resolve("trace");
+        try (RecordJvm a = RecordJvm.start("d", Map.of("SOFTVERBS_DEVICES", "dl@" + ips.a()), work,
+                List.of("--soft", "--out", out.toString(), "--host-id", "d", "--", exe.toString()))) {
+            assertThat(a.await()).as(a.describe()).isZero();
+            assertThat(a.stdout()).contains("dlopen_verbs: ok");
+        }
+        TraceReader.Result r = TraceReader.readAll(out.resolve("d"));
+        assertThat(calls(r.events(), Verb.IBV_ALLOC_PD)).singleElement().matches(c -> c.ret() == 0);
+        assertThat(calls(r.events(), Verb.IBV_DEALLOC_PD)).hasSize(1);
+        assertThat(calls(r.events(), Verb.IBV_CLOSE_DEVICE)).hasSize(1);
+    }
+
+    @Test
+    void badInput_oneSentenceExit2(@TempDir Path work) throws Exception {
+        Run missing = record(work, "--verbs-lib", work.resolve("nowhere/libibverbs.so.1").toString(), "--", "true");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("no real libibverbs.so.1 to forward to").contains("nothing was run");
+
+        Run bestEffort = record(work, "--best-effort", "--verbs-lib", work.resolve("nowhere.so").toString(), "--",
+                "sh", "-c", "exit 4");
+        assertThat(bestEffort.code()).isEqualTo(4);
+        assertThat(bestEffort.err()).contains("running it unrecorded");
+
+        Path elf32 = work.resolve("prog32");
+        byte[] header = new byte[64];
+        header[0] = 0x7f;
+        header[1] = 'E';
+        header[2] = 'L';
+        header[3] = 'F';
+        header[4] = 1; // ELFCLASS32
+        Files.write(elf32, header);
+        elf32.toFile().setExecutable(true);
+        Run x32 = record(work, "--soft", "--", elf32.toString());
+        assertThat(x32.code()).isEqualTo(2);
+        assertThat(x32.err()).contains("32-bit program");
+
+        Path ldconfig = Stream.of("/usr/sbin/ldconfig", "/sbin/ldconfig").map(Path::of).filter(Files::isRegularFile)
+                .findFirst().orElse(null);
+        if (ldconfig != null && ExecutableCheck.problem(ldconfig).isPresent()) {
+            Run stat = record(work, "--soft", "--", ldconfig.toString(), "-p");
+            assertThat(stat.code()).isEqualTo(2);
+            assertThat(stat.err()).contains("statically linked");
+        }
+        Path setuid = Stream.of("/usr/bin/passwd", "/bin/su", "/usr/bin/su").map(Path::of).filter(Files::isRegularFile)
+                .findFirst().orElse(null);
+        if (setuid != null && ExecutableCheck.problem(setuid).isPresent()) {
+            Run su = record(work, "--soft", "--", setuid.toString());
+            assertThat(su.code()).isEqualTo(2);
+            assertThat(su.err()).contains("setuid");
+        }
+        Run none = record(work, "--", "no-such-program-rdmatrace");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).contains("command not found");
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run record(Path work, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] full = new String[args.length + 3];
+        full[0] = "record";
+        full[1] = "--out=" + work.resolve("t" + System.nanoTime());
+        full[2] = "--host-id=h";
+        System.arraycopy(args, 0, full, 3, args.length);
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), full);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static Path requireTool(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        assumeTrue(false, name + " is not installed (ibverbs-utils / gcc); this test runs in CI, which installs it");
+        return null;
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        return Stream.of(parts).flatMap(List::stream).toList();
+    }
+
+    private static List<CallEvent> calls(List<TraceEvent> events, Verb verb) {
+        return events.stream().filter(e -> e instanceof CallEvent c && c.verb() == verb).map(e -> (CallEvent) e).toList();
+    }
+
+    private static long createdQpn(List<TraceEvent> events) {
+        List<CallEvent> creates = calls(events, Verb.IBV_CREATE_QP);
+        assertThat(creates).hasSize(1);
+        return creates.get(0).out().get(Attr.QP_NUM, -1);
+    }
+
+    private static CallEvent rtr(List<TraceEvent> events) {
+        return calls(events, Verb.IBV_MODIFY_QP).stream().filter(c -> c.in().get(Attr.QP_STATE, -1) == 2)
+                .findFirst().orElseThrow();
+    }
+}
