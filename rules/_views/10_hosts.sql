@@ -4,6 +4,7 @@ SELECT h.host, h.folder, h.status,
        h.status IN ('CLEAN', 'TRUNCATED', 'CORRUPT') AS readable,
        h.detail, h.format_version, h.events, h.last_seq,
        s.pid, s.tool_version, s.command_line, s.verbs_lib, s.scenario,
+       CASE WHEN s.scenario = 'program' THEN 'RECORD' WHEN s.scenario IS NOT NULL THEN 'AGENT' END AS origin,
        s.wall_ns AS start_wall_ns,
        CASE WHEN s.command_line LIKE '%--listen%' THEN 'listen'
             WHEN s.command_line LIKE '%--connect%' THEN 'connect' END AS role

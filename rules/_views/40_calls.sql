@@ -73,7 +73,8 @@ SELECT d.host, d.seq, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, coalesce(d.
        CASE d.verb WHEN 27 THEN 'send' WHEN 28 THEN 'recv' ELSE 'srq' END AS queue,
        d.ret = 0 AS ok, d.err::INTEGER AS errno, errno_name(d.err) AS errno_name,
        d.wr_id, d.opcode, d.flags AS send_flags, d.count1 AS num_sge, d.length, d.addr, d.lkey, d.remote_addr, d.rkey,
-       d.imm_data, d.remote_qpn, coalesce(d.count2, 1) AS wr_count, d.bad_wr_index
+       d.imm_data, d.remote_qpn, coalesce(d.count2, 1) AS wr_count, d.bad_wr_index,
+       d.remote_qkey, d.ah, NULL::BIGINT AS compare_add, NULL::BIGINT AS swap
 FROM _datapath d
 LEFT JOIN host_clock_offset k ON k.host = d.host
 LEFT JOIN _qp_handle q ON q.host = d.host AND q.handle = d.handle AND d.seq >= q.create_seq AND d.seq < q.until_seq
@@ -82,9 +83,36 @@ UNION ALL
 SELECT host, seq, ts_ns, qp_num, handle,
        CASE verb WHEN 'ibv_post_send' THEN 'send' WHEN 'ibv_post_recv' THEN 'recv' ELSE 'srq' END,
        ok, errno, errno_name, in_wr_id, in_wr_opcode, in_send_flags, in_num_sge, in_length, in_addr, in_lkey,
-       in_remote_addr, in_rkey, in_imm_data, in_remote_qpn, coalesce(in_wr_count, 1), out_bad_wr_index
+       in_remote_addr, in_rkey, in_imm_data, in_remote_qpn, coalesce(in_wr_count, 1), out_bad_wr_index,
+       in_remote_qkey, in_ah, in_compare_add, in_swap
 FROM _ctl
 WHERE verb IN ('ibv_post_send', 'ibv_post_recv', 'ibv_post_srq_recv');
+
+-- work_requests: one row per work request of every post: each request of the chain when the
+-- trace recorded one (format 1.1: a post of several requests, or of one with several SGEs),
+-- else the one request the post's own row describes (a format-1.0 trace of a longer list knows
+-- only its first request; posts.wr_count says how many there were).
+CREATE VIEW work_requests AS
+SELECT p.host, p.seq, p.ts_ns, p.qp_num, p.queue, p.ok, w.wr_index,
+       p.ok OR w.wr_index < coalesce(p.bad_wr_index, 0) AS accepted,
+       w.wr_id, w.wr_opcode AS opcode, w.send_flags, w.num_sge, w.total_length AS length, w.remote_addr, w.rkey,
+       w.imm_data, w.compare_add, w.swap, w.ah, w.remote_qpn, w.remote_qkey
+FROM posts p JOIN _wr w ON w.host = p.host AND w.seq = p.seq
+UNION ALL
+SELECT p.host, p.seq, p.ts_ns, p.qp_num, p.queue, p.ok, 0, p.ok,
+       p.wr_id, p.opcode, p.send_flags, p.num_sge, CASE WHEN p.num_sge > 0 THEN p.length ELSE 0 END, p.remote_addr,
+       p.rkey, p.imm_data, p.compare_add, p.swap, p.ah, p.remote_qpn, p.remote_qkey
+FROM posts p
+WHERE p.wr_count > 0 AND NOT EXISTS (SELECT 1 FROM _wr w WHERE w.host = p.host AND w.seq = p.seq);
+
+-- sges: one row per scatter/gather element of every posted request (as work_requests).
+CREATE VIEW sges AS
+SELECT p.host, p.seq, p.qp_num, p.queue, s.wr_index, s.sge_index, s.addr, s.length, s.lkey
+FROM posts p JOIN _sge s ON s.host = p.host AND s.seq = p.seq
+UNION ALL
+SELECT p.host, p.seq, p.qp_num, p.queue, 0, 0, p.addr, p.length, p.lkey
+FROM posts p
+WHERE p.num_sge > 0 AND p.addr IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _wr w WHERE w.host = p.host AND w.seq = p.seq);
 
 -- async_events: one row per asynchronous event.
 CREATE TABLE async_events AS

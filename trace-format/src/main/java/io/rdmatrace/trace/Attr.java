@@ -166,6 +166,8 @@ public enum Attr {
     REMOTE_QKEY(197, HEX32, "wr.ud.remote_qkey"),
     BAD_WR_INDEX(198, U32, "index in the WR list of *bad_wr (absent when the post succeeded)"),
     WR_COUNT(199, U32, "WRs in the posted list"),
+    COMPARE_ADD(200, U64, "wr.atomic.compare_add: compare value (CMP_AND_SWP) or addend (FETCH_AND_ADD)"),
+    SWAP(201, U64, "wr.atomic.swap: value swapped in by CMP_AND_SWP"),
 
     // --- polling and completions (struct ibv_wc) 210..229
     NUM_ENTRIES(210, U32, "ibv_poll_cq num_entries"),

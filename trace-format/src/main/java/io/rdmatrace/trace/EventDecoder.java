@@ -17,6 +17,8 @@ final class EventDecoder {
 
     private final FormatVersion traceVersion;
     private final boolean newerMinor;
+    /** Format 1.1 added the CALL's work-request chain. */
+    private final boolean hasChains;
     private long skippedUnknownAttrs;
     private final ByteSource source = new ByteSource();
     private String lastThreadName = "";
@@ -25,6 +27,7 @@ final class EventDecoder {
     EventDecoder(FormatVersion traceVersion) {
         this.traceVersion = traceVersion;
         this.newerMinor = traceVersion.minor() > FormatVersion.FORMAT_MINOR;
+        this.hasChains = traceVersion.minor() >= 1;
     }
 
     /** Attributes with codes this build does not know, skipped in traces of a newer minor version. */
@@ -124,7 +127,27 @@ final class EventDecoder {
         long duration = b.stop();
         Attrs in = attrs(b);
         Attrs out = attrs(b);
-        return new CallEvent(h, verb, handle, ret, errno, duration, in, out);
+        if (!hasChains) {
+            return new CallEvent(h, verb, handle, ret, errno, duration, in, out);
+        }
+        int n = count(b, "work requests");
+        if (n == 0) {
+            return new CallEvent(h, verb, handle, ret, errno, duration, in, out, List.of());
+        }
+        if (!WorkRequest.isPost(verb)) {
+            throw new CorruptDocumentException(verb.function() + " carries " + n + " work requests");
+        }
+        List<WorkRequest> wrs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Attrs fields = attrs(b);
+            int ns = count(b, "SGEs");
+            List<WorkRequest.Sge> sges = new ArrayList<>(ns);
+            for (int j = 0; j < ns; j++) {
+                sges.add(new WorkRequest.Sge(b.stop(), b.stop(), b.stop()));
+            }
+            wrs.add(new WorkRequest(fields, sges));
+        }
+        return new CallEvent(h, verb, handle, ret, errno, duration, in, out, wrs);
     }
 
     private SessionInfo session(ByteSource b) {

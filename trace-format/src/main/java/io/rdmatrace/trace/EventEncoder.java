@@ -85,7 +85,8 @@ final class EventEncoder {
         }
     }
 
-    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
+                     List<WorkRequest> wrs) {
         b.stop(verb.code());
         b.stop(handle);
         b.stop(ret);
@@ -93,6 +94,25 @@ final class EventEncoder {
         b.stop(durationNanos);
         attrs(b, in);
         attrs(b, out);
+        wrs(b, wrs); // 1.1
+    }
+
+    /** The work-request chain of a post: {@code stop n}, n × (attrs fields, stop nSge, nSge × (addr, length, lkey)). */
+    static void wrs(ByteSink b, List<WorkRequest> wrs) {
+        int n = wrs.size();
+        b.stop(n);
+        for (int i = 0; i < n; i++) {
+            WorkRequest wr = wrs.get(i);
+            attrs(b, wr.fields());
+            List<WorkRequest.Sge> sges = wr.sges();
+            b.stop(sges.size());
+            for (int j = 0; j < sges.size(); j++) {
+                WorkRequest.Sge sge = sges.get(j);
+                b.stop(sge.addr());
+                b.stop(sge.length());
+                b.stop(sge.lkey());
+            }
+        }
     }
 
     static void completion(ByteSink b, long cq, Wc wc) {
@@ -156,7 +176,7 @@ final class EventEncoder {
         if (e instanceof SessionEvent s) {
             session(b, s.info());
         } else if (e instanceof CallEvent c) {
-            call(b, c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out());
+            call(b, c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out(), c.wrs());
         } else if (e instanceof CompletionEvent c) {
             completion(b, c.cq(), c.wc());
         } else if (e instanceof AsyncEvent a) {

@@ -127,10 +127,23 @@ public final class TraceWriter implements AutoCloseable {
 
     /** Records one verbs call; see {@link CallEvent} for what each argument means. */
     public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+        return call(verb, handle, ret, errno, durationNanos, in, out, List.of());
+    }
+
+    /**
+     * Records one verbs call with a post's whole work-request chain ({@code wrs} empty when
+     * {@code in} describes the post alone; see {@link CallEvent#wrs()}).
+     */
+    public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
+                                  List<WorkRequest> wrs) {
         Objects.requireNonNull(verb, "verb");
         Objects.requireNonNull(in, "in");
         Objects.requireNonNull(out, "out");
-        return append(EventKind.CALL, b -> EventEncoder.call(b, verb, handle, ret, errno, durationNanos, in, out));
+        Objects.requireNonNull(wrs, "wrs");
+        if (!wrs.isEmpty() && !WorkRequest.isPost(verb)) {
+            throw new IllegalArgumentException(verb.function() + " has no work requests");
+        }
+        return append(EventKind.CALL, b -> EventEncoder.call(b, verb, handle, ret, errno, durationNanos, in, out, wrs));
     }
 
     /** Records one polled work completion of CQ {@code cq}. */
@@ -177,7 +190,7 @@ public final class TraceWriter implements AutoCloseable {
     public long append(TraceEvent e) {
         Objects.requireNonNull(e, "event");
         if (e instanceof CallEvent c) {
-            return call(c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out());
+            return call(c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out(), c.wrs());
         } else if (e instanceof CompletionEvent c) {
             return completion(c.cq(), c.wc());
         } else if (e instanceof AsyncEvent a) {

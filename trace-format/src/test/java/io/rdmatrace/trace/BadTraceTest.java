@@ -172,6 +172,7 @@ class BadTraceTest {
                 b.stop(1); // one unknown text attr
                 b.stop(60_001).utf8("new");
                 EventEncoder.attrs(b, Attrs.EMPTY);
+                EventEncoder.wrs(b, List.of()); // 1.1: no chain
                 b.utf8("trailing field of a newer minor");
                 EventEncoder.seal(b, start);
                 dc.wire().bytes().write(b.array(), 0, b.length());

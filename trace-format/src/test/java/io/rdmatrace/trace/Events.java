@@ -12,7 +12,7 @@ final class Events {
         if (e instanceof SessionEvent s) {
             return new SessionEvent(BLANK, s.formatVersion(), s.info());
         } else if (e instanceof CallEvent c) {
-            return new CallEvent(BLANK, c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out());
+            return new CallEvent(BLANK, c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out(), c.wrs());
         } else if (e instanceof CompletionEvent c) {
             return new CompletionEvent(BLANK, c.cq(), c.wc());
         } else if (e instanceof AsyncEvent a) {

@@ -21,6 +21,7 @@ import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.WorkRequest;
 
 /**
  * Rewrites trace events with every sensitive value pseudonymised ({@link Sensitivity}): GIDs,
@@ -107,7 +108,7 @@ public final class Redactor {
             return new SessionEvent(h, s.formatVersion(), session(s.info()));
         } else if (event instanceof CallEvent c) {
             return new CallEvent(h, c.verb(), pseudonyms.address(c.handle()), c.ret(), c.errno(), c.durationNanos(),
-                    attrs(c.in()), attrs(c.out()));
+                    attrs(c.in()), attrs(c.out()), wrs(c.wrs()));
         } else if (event instanceof CompletionEvent c) {
             return new CompletionEvent(h, pseudonyms.address(c.cq()), c.wc());
         } else if (event instanceof AsyncEvent a) {
@@ -150,6 +151,22 @@ public final class Redactor {
         }
         return new SessionInfo(s.toolVersion(), host(s.hostId()), text(s.commandLine()), text(s.verbsLib()),
                 text(s.scenario()), overrides, attrs(s.device()), ports, gids);
+    }
+
+    /** A posted chain with each request's addresses and keys pseudonymised like the CALL's own. */
+    private List<WorkRequest> wrs(List<WorkRequest> wrs) {
+        if (wrs.isEmpty()) {
+            return wrs;
+        }
+        List<WorkRequest> out = new ArrayList<>(wrs.size());
+        for (WorkRequest wr : wrs) {
+            List<WorkRequest.Sge> sges = new ArrayList<>(wr.sges().size());
+            for (WorkRequest.Sge sge : wr.sges()) {
+                sges.add(new WorkRequest.Sge(pseudonyms.address(sge.addr()), sge.length(), pseudonyms.key32(sge.lkey())));
+            }
+            out.add(new WorkRequest(attrs(wr.fields()), sges));
+        }
+        return out;
     }
 
     private EventHeader header(EventHeader h) {

@@ -21,6 +21,7 @@ import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.WorkRequest;
 
 /**
  * Pass 1 of the redaction: every sensitive value the trace holds, so that pseudonyms can avoid
@@ -52,6 +53,13 @@ final class SensitiveValues implements TextScrubber.Found {
             handle(call.handle());
             attrs(call.in());
             attrs(call.out());
+            for (WorkRequest wr : call.wrs()) {
+                attrs(wr.fields());
+                for (WorkRequest.Sge sge : wr.sges()) {
+                    attrs(Attrs.builder().put(Attr.ADDR, sge.addr()).put(Attr.LENGTH, sge.length())
+                            .put(Attr.LKEY, sge.lkey()).build());
+                }
+            }
         } else if (event instanceof CompletionEvent completion) {
             handle(completion.cq());
         } else if (event instanceof AsyncEvent async) {

@@ -18,6 +18,10 @@ final class BaseTables {
     private BaseTables() {
     }
 
+    /** The attributes a chain's request can carry (see {@code WorkRequest}). */
+    static final List<Attr> WR_ATTRS = List.of(Attr.WR_ID, Attr.WR_OPCODE, Attr.SEND_FLAGS, Attr.REMOTE_ADDR, Attr.RKEY,
+            Attr.IMM_DATA, Attr.COMPARE_ADD, Attr.SWAP, Attr.AH, Attr.REMOTE_QPN, Attr.REMOTE_QKEY);
+
     /** One row per loaded host folder: what the reader made of it. */
     static final Table HOST = new Table("_host", List.of(
             new Column("folder", SqlType.VARCHAR),
@@ -106,6 +110,22 @@ final class BaseTables {
             new Column("bad_wr_index", SqlType.BIGINT),
             new Column("wc_extra", SqlType.BIGINT))));
 
+    /**
+     * The requests of a posted chain, one row per request (format 1.1; only posts whose CALL
+     * carries a chain: more than one request, or one with several SGEs). The CALL's own row has
+     * the first request; the view {@code work_requests} joins both kinds of post.
+     */
+    static final Table WR = new Table("_wr", wrColumns());
+
+    /** The SGEs of a chain's requests, one row per SGE. */
+    static final Table SGE = new Table("_sge", List.of(
+            new Column("seq", SqlType.BIGINT),
+            new Column("wr_index", SqlType.INTEGER),
+            new Column("sge_index", SqlType.INTEGER),
+            new Column("addr", SqlType.BIGINT),
+            new Column("length", SqlType.BIGINT),
+            new Column("lkey", SqlType.BIGINT)));
+
     static final Table ASYNC = new Table("_async", withHeader(List.of(
             new Column("event_type", SqlType.INTEGER),
             new Column("element", SqlType.BIGINT),
@@ -136,7 +156,20 @@ final class BaseTables {
             new Column("thread_name", SqlType.VARCHAR)));
 
     static List<Table> all() {
-        return List.of(HOST, SESSION, DEVICE, PORT, GID, OVERRIDE, CALL, DATAPATH, ASYNC, OOB, MARK, COUNTER, END, THREAD);
+        return List.of(HOST, SESSION, DEVICE, PORT, GID, OVERRIDE, CALL, DATAPATH, WR, SGE, ASYNC, OOB, MARK, COUNTER, END,
+                THREAD);
+    }
+
+    private static List<Column> wrColumns() {
+        List<Column> columns = new ArrayList<>(List.of(
+                new Column("seq", SqlType.BIGINT),
+                new Column("wr_index", SqlType.INTEGER),
+                new Column("num_sge", SqlType.INTEGER),
+                new Column("total_length", SqlType.BIGINT)));
+        for (Attr attr : WR_ATTRS) {
+            columns.add(new Column(attr.column(), SqlType.of(attr)));
+        }
+        return columns;
     }
 
     private static List<Column> withHeader(List<Column> rest) {

@@ -17,6 +17,7 @@ import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.WorkRequest;
 
 /**
  * Turns the low-volume events of one host (everything {@link DatapathWriter} does not take)
@@ -29,7 +30,7 @@ final class ColdRows {
 
     ColdRows() {
         for (Table table : List.of(BaseTables.SESSION, BaseTables.DEVICE, BaseTables.PORT, BaseTables.GID,
-                BaseTables.OVERRIDE, BaseTables.CALL, BaseTables.ASYNC, BaseTables.OOB, BaseTables.MARK,
+                BaseTables.OVERRIDE, BaseTables.CALL, BaseTables.WR, BaseTables.SGE, BaseTables.ASYNC, BaseTables.OOB, BaseTables.MARK,
                 BaseTables.COUNTER, BaseTables.END, BaseTables.THREAD)) {
             tables.put(table, new SparseRows(table));
         }
@@ -62,6 +63,7 @@ final class ColdRows {
                     .put("errno", call.errno()).put("duration_ns", call.durationNanos());
             attrs(row, "in_", call.in());
             attrs(row, "out_", call.out());
+            chain(call);
         } else if (event instanceof AsyncEvent async) {
             header(BaseTables.ASYNC, async.header()).put("event_type", async.eventType())
                     .put("element", async.element()).put("qp_num", async.qpNum());
@@ -79,6 +81,23 @@ final class ColdRows {
             }
         } else if (event instanceof EndEvent end) {
             header(BaseTables.END, end.header()).put("event_count", end.eventCount());
+        }
+    }
+
+    /** The rows of a post's work-request chain, if its CALL carries one (whichever table took the CALL). */
+    void chain(CallEvent call) {
+        List<WorkRequest> wrs = call.wrs();
+        long seq = call.header().seq();
+        for (int i = 0; i < wrs.size(); i++) {
+            WorkRequest wr = wrs.get(i);
+            SparseRows.Row row = tables.get(BaseTables.WR).add().put("seq", seq).put("wr_index", i)
+                    .put("num_sge", wr.sges().size()).put("total_length", wr.totalLength());
+            attrs(row, "", wr.fields());
+            for (int j = 0; j < wr.sges().size(); j++) {
+                WorkRequest.Sge sge = wr.sges().get(j);
+                tables.get(BaseTables.SGE).add().put("seq", seq).put("wr_index", i).put("sge_index", j)
+                        .put("addr", sge.addr()).put("length", sge.length()).put("lkey", sge.lkey());
+            }
         }
     }
 

@@ -61,6 +61,9 @@ final class DatapathReader extends ArrowReader {
             events++;
             if (writer.write(event, batch)) {
                 cold.thread(event.header());
+                if (event instanceof io.rdmatrace.trace.CallEvent call && !call.wrs().isEmpty()) {
+                    cold.chain(call);
+                }
             } else {
                 cold.add(event);
             }

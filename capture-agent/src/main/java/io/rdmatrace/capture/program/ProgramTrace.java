@@ -157,7 +157,7 @@ final class ProgramTrace {
         writer.stampNext(e.monoNanos(), e.tid(), threadName(e.tid()));
         if (e instanceof ProgramEvent.Call c) {
             CallMapper.Mapped m = c.call();
-            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out());
+            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
         } else if (e instanceof ProgramEvent.Completion c) {
             writer.completion(c.cq(), c.wc());
         } else if (e instanceof ProgramEvent.Async a) {

@@ -3,6 +3,7 @@ package io.rdmatrace.capture.record;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.WorkRequest;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.QpInitAttr;
@@ -10,6 +11,7 @@ import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.VerbCall;
+import java.util.List;
 
 /**
  * One verbs call as the fields of its CALL event (reusing two attribute builders: not thread-safe,
@@ -20,8 +22,16 @@ import io.rdmatrace.verbs.VerbCall;
  */
 public final class CallMapper {
 
-    /** The fields of one CALL event. */
-    public record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+    /**
+     * The fields of one CALL event.
+     *
+     * @param wrs a post's whole chain when {@code in} cannot describe it alone, else empty
+     */
+    public record Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
+                         List<WorkRequest> wrs) {
+        public Mapped(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out) {
+            this(verb, handle, ret, errno, durationNanos, in, out, List.of());
+        }
     }
 
     private final Attrs.Builder inBuilder = Attrs.builder();
@@ -175,41 +185,28 @@ public final class CallMapper {
         return new Mapped(verb, handle, (int) s.ret(), s.errno(), s.durationNanos(), in.build(), out.build());
     }
 
-    /** ibv_post_send: the first request's fields, the request count, and bad_wr's index on failure (ascending codes). */
+    /**
+     * ibv_post_send: the first request's fields and first SGE, the request count, bad_wr's index on
+     * failure, and the whole chain when the post has more than that (see {@link WrChains}).
+     */
     Mapped postSend(QueuePair qp, SendBatch b) {
         Attrs.Builder in = inBuilder.clear();
         int count = b.count();
-        boolean any = count > 0;
-        if (any && b.ahHandle(0) != 0) {
-            in.put(Attr.AH, b.ahHandle(0));
-        }
-        int sges = any ? b.numSge(0) : 0;
+        int sges = count > 0 ? b.numSge(0) : 0;
         if (sges > 0) {
             in.put(Attr.ADDR, b.sgeAddr(0, 0));
             in.put(Attr.LENGTH, Integer.toUnsignedLong(b.sgeLength(0, 0)));
             in.put(Attr.LKEY, Integer.toUnsignedLong(b.sgeLkey(0, 0)));
         }
-        boolean rdma = any && (b.remoteAddr(0) != 0 || b.rkey(0) != 0);
-        if (rdma) {
-            in.put(Attr.RKEY, Integer.toUnsignedLong(b.rkey(0)));
-        }
         in.put(Attr.QP_NUM, Integer.toUnsignedLong(qp.qpNum()));
-        if (any) {
-            in.put(Attr.WR_ID, b.wrId(0));
-            in.put(Attr.WR_OPCODE, b.opcode(0).value());
-            in.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(b.sendFlags(0)));
+        if (count > 0) {
+            WrChains.sendFields(in, b, 0);
             in.put(Attr.NUM_SGE, sges);
-            if (rdma) {
-                in.put(Attr.REMOTE_ADDR, b.remoteAddr(0));
-            }
-            if (b.ahHandle(0) != 0) {
-                in.put(Attr.REMOTE_QPN, Integer.toUnsignedLong(b.remoteQpn(0)));
-                in.put(Attr.REMOTE_QKEY, Integer.toUnsignedLong(b.remoteQkey(0)));
-            }
         }
         in.put(Attr.WR_COUNT, count);
+        List<WorkRequest> chain = WrChains.needsChain(count, sges) ? WrChains.send(b) : List.of();
         return new Mapped(Verb.IBV_POST_SEND, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
-                badWr(b.badIndex()));
+                badWr(b.badIndex()), chain);
     }
 
     Mapped postRecv(QueuePair qp, RecvBatch b) {
@@ -227,8 +224,9 @@ public final class CallMapper {
             in.put(Attr.NUM_SGE, sges);
         }
         in.put(Attr.WR_COUNT, count);
+        List<WorkRequest> chain = WrChains.needsChain(count, sges) ? WrChains.recv(b) : List.of();
         return new Mapped(Verb.IBV_POST_RECV, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
-                badWr(b.badIndex()));
+                badWr(b.badIndex()), chain);
     }
 
     Mapped poll(long cqHandle, CompletionBatch b) {

@@ -158,14 +158,14 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
             flushEmptyPollsNow();
         }
         if (writer == null) {
-            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out()));
+            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs()));
             return;
         }
         if (failure != null) {
             return;
         }
         try {
-            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out());
+            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
         } catch (RuntimeException e) {
             failure = e;
         }

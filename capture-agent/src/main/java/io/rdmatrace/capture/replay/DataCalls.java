@@ -8,6 +8,7 @@ import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.WorkRequest;
 import io.rdmatrace.verbs.AddressHandle;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
@@ -17,9 +18,9 @@ import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.WrOpcode;
 
 /**
- * The data path, as far as a recording tells it: posts of the recorded sizes (the recorder keeps
- * the first request of each post and the count; every request of a post is replayed like the
- * first, with consecutive wr_ids) and polls that wait, up to the completion wait, for as many
+ * The data path, as far as a recording tells it: posts of exactly the recorded requests (every
+ * request of a chain with all its SGEs, opcodes, flags, immediates and atomic operands; see
+ * {@link #requests}) and polls that wait, up to the completion wait, for as many
  * completions as the recorded poll returned.
  */
 final class DataCalls {
@@ -37,15 +38,12 @@ final class DataCalls {
         if (qp == null) {
             return new Replayed.Skipped("the QP it posts to was not created here", true);
         }
-        Attrs in = c.in();
-        int count = wrCount(in);
-        int sges = (int) Math.min(1, in.get(Attr.NUM_SGE, 0));
-        try (RecvBatch batch = new RecvBatch(count, Math.max(1, sges))) {
-            for (int i = 0; i < count; i++) {
-                batch.add(in.get(Attr.WR_ID, 0) + i);
-                if (sges > 0) {
-                    batch.sge(s.values.localAddress(in.get(Attr.ADDR, 0)), (int) in.get(Attr.LENGTH, 0),
-                            (int) s.values.localKey(in.get(Attr.LKEY, 0)));
+        List<WorkRequest> wrs = requests(c);
+        try (RecvBatch batch = new RecvBatch(Math.max(1, wrs.size()), maxSges(wrs))) {
+            for (WorkRequest wr : wrs) {
+                batch.add(wr.fields().get(Attr.WR_ID, 0));
+                for (WorkRequest.Sge sge : wr.sges()) {
+                    batch.sge(s.values.localAddress(sge.addr()), (int) sge.length(), (int) s.values.localKey(sge.lkey()));
                 }
             }
             qp.postRecv(batch);
@@ -58,43 +56,70 @@ final class DataCalls {
         if (qp == null) {
             return new Replayed.Skipped("the QP it posts to was not created here", true);
         }
-        Attrs in = c.in();
-        AddressHandle ah = null;
-        if (in.get(Attr.AH, 0) != 0) {
-            ah = s.objects.get(in.get(Attr.AH, 0), AddressHandle.class);
-            if (ah == null) {
-                return new Replayed.Skipped("the address handle it sends to was not created here", true);
-            }
-        }
-        int count = wrCount(in);
-        int sges = (int) Math.min(1, in.get(Attr.NUM_SGE, 0));
-        WrOpcode opcode = WrOpcode.of((int) in.get(Attr.WR_OPCODE, WrOpcode.SEND.value()));
-        try (SendBatch batch = new SendBatch(count, Math.max(1, sges))) {
-            for (int i = 0; i < count; i++) {
-                batch.add(in.get(Attr.WR_ID, 0) + i, opcode, (int) in.get(Attr.SEND_FLAGS, 0));
-                if (sges > 0) {
-                    batch.sge(s.values.localAddress(in.get(Attr.ADDR, 0)), (int) in.get(Attr.LENGTH, 0),
-                            (int) s.values.localKey(in.get(Attr.LKEY, 0)));
+        List<WorkRequest> wrs = requests(c);
+        try (SendBatch batch = new SendBatch(Math.max(1, wrs.size()), maxSges(wrs))) {
+            for (WorkRequest wr : wrs) {
+                Attrs f = wr.fields();
+                AddressHandle ah = null;
+                if (f.get(Attr.AH, 0) != 0) {
+                    ah = s.objects.get(f.get(Attr.AH, 0), AddressHandle.class);
+                    if (ah == null) {
+                        return new Replayed.Skipped("the address handle it sends to was not created here", true);
+                    }
                 }
-                if (in.has(Attr.REMOTE_ADDR)) {
-                    long remote = s.values.peerAddress(in.get(Attr.REMOTE_ADDR, 0));
-                    int rkey = (int) s.values.peerKey(in.get(Attr.RKEY, 0));
+                WrOpcode opcode = WrOpcode.of((int) f.get(Attr.WR_OPCODE, WrOpcode.SEND.value()));
+                batch.add(f.get(Attr.WR_ID, 0), opcode, (int) f.get(Attr.SEND_FLAGS, 0));
+                for (WorkRequest.Sge sge : wr.sges()) {
+                    batch.sge(s.values.localAddress(sge.addr()), (int) sge.length(), (int) s.values.localKey(sge.lkey()));
+                }
+                if (f.has(Attr.REMOTE_ADDR)) {
+                    long remote = s.values.peerAddress(f.get(Attr.REMOTE_ADDR, 0));
+                    int rkey = (int) s.values.peerKey(f.get(Attr.RKEY, 0));
                     if (opcode == WrOpcode.ATOMIC_CMP_AND_SWP || opcode == WrOpcode.ATOMIC_FETCH_AND_ADD) {
-                        batch.atomic(remote, rkey, 0, 0); // operands are not recorded
+                        // operands as recorded (format 1.1); a 1.0 trace did not record them: 0
+                        batch.atomic(remote, rkey, f.get(Attr.COMPARE_ADD, 0), f.get(Attr.SWAP, 0));
                     } else {
                         batch.rdma(remote, rkey);
                     }
                 }
-                if (in.has(Attr.IMM_DATA)) {
-                    batch.imm((int) in.get(Attr.IMM_DATA, 0));
+                if (f.has(Attr.IMM_DATA)) {
+                    batch.imm((int) f.get(Attr.IMM_DATA, 0));
                 }
                 if (ah != null) {
-                    batch.ud(ah, (int) s.values.peerQpn(in.get(Attr.REMOTE_QPN, 0)), (int) in.get(Attr.REMOTE_QKEY, 0));
+                    batch.ud(ah, (int) s.values.peerQpn(f.get(Attr.REMOTE_QPN, 0)), (int) f.get(Attr.REMOTE_QKEY, 0));
                 }
             }
             qp.postSend(batch);
             return new Replayed.Done((int) batch.ret(), batch.errno(), badWr(batch.badIndex()));
         }
+    }
+
+    /**
+     * The requests to post: the recorded chain (every request with all its SGEs), or the single
+     * request the CALL describes. A format-1.0 trace of a longer list recorded only the first
+     * request and the count: each one is replayed like the first, with consecutive wr_ids.
+     */
+    private static List<WorkRequest> requests(CallEvent c) {
+        List<WorkRequest> wrs = c.workRequests();
+        int count = wrCount(c.in());
+        if (!c.wrs().isEmpty() || wrs.size() != 1 || count <= 1) {
+            return wrs;
+        }
+        WorkRequest first = wrs.get(0);
+        long wrId = first.fields().get(Attr.WR_ID, 0);
+        List<WorkRequest> copies = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            copies.add(new WorkRequest(first.fields().toBuilder().put(Attr.WR_ID, wrId + i).build(), first.sges()));
+        }
+        return copies;
+    }
+
+    private static int maxSges(List<WorkRequest> wrs) {
+        int max = 1;
+        for (WorkRequest wr : wrs) {
+            max = Math.max(max, wr.sges().size());
+        }
+        return max;
     }
 
     /** A recorded completion and the replayed one it was matched with (null: none came in time). */

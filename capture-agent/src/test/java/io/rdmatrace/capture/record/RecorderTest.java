@@ -10,6 +10,8 @@ import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.verbs.AccessFlag;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionBatch;
@@ -17,7 +19,18 @@ import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceList;
 import io.rdmatrace.verbs.Gid;
+import io.rdmatrace.verbs.MemoryRegion;
 import io.rdmatrace.verbs.Mtu;
+import io.rdmatrace.verbs.NativeMemory;
+import io.rdmatrace.verbs.ProtectionDomain;
+import io.rdmatrace.verbs.QpCap;
+import io.rdmatrace.verbs.QpInitAttr;
+import io.rdmatrace.verbs.QpType;
+import io.rdmatrace.verbs.QueuePair;
+import io.rdmatrace.verbs.RecvBatch;
+import io.rdmatrace.verbs.SendBatch;
+import io.rdmatrace.verbs.SendFlag;
+import io.rdmatrace.verbs.WrOpcode;
 import io.rdmatrace.verbs.QpAttr;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.VerbCall;
@@ -111,5 +124,68 @@ class RecorderTest {
         assertThat(summary.out().get(Attr.POLLED, -1)).isZero();
         assertThat(summary.out().text(Attr.MESSAGE)).isEqualTo("50 empty polls");
         assertThat(summary.in().get(Attr.NUM_ENTRIES, -1)).isEqualTo(4);
+    }
+
+    @Test
+    void postedChains_keepEveryRequestAndSge_singleRequestsStayInTheInputs(@TempDir Path out) throws Exception {
+        int signaled = SendFlag.bits(SendFlag.SIGNALED);
+        try (Recorder rec = new Recorder();
+             Verbs verbs = Verbs.open(VerbsLibrary.bundledSoftverbs());
+             DeviceList list = verbs.getDeviceList();
+             NativeMemory mem = NativeMemory.allocate(4096);
+             SendBatch send = new SendBatch(4, 3);
+             RecvBatch recv = new RecvBatch(4, 2)) {
+            rec.start(out, session("h"));
+            try (Context ctx = list.devices().get(0).open(rec)) {
+                ProtectionDomain pd = ctx.allocPd();
+                MemoryRegion mr = pd.regMr(mem, AccessFlag.bits(AccessFlag.LOCAL_WRITE));
+                CompletionQueue cq = ctx.createCq(16);
+                QueuePair qp = pd.createQp(QpInitAttr.of(QpType.RC, cq, new QpCap(8, 8, 3, 2, 0)));
+                recv.clear().add(10).sge(mr, 0, 64).sge(mr, 64, 32).add(11).sge(mr, 128, 16);
+                qp.postRecv(recv);
+                send.clear().add(20, WrOpcode.RDMA_WRITE_WITH_IMM, 0).sge(mr, 0, 8).rdma(0x7f00_0000_1000L, 0x55).imm(0xCAFE)
+                        .add(21, WrOpcode.ATOMIC_CMP_AND_SWP, signaled).sge(mr, 256, 8).atomic(0x7f00_0000_2000L, 0x55, 7, 9)
+                        .add(22, WrOpcode.SEND, signaled).sge(mr, 0, 100).sge(mr, 200, 50).sge(mr, 300, 0);
+                qp.postSend(send);
+                send.clear().add(30, WrOpcode.SEND_WITH_IMM, signaled).sge(mr, 0, 64).imm(0xBEEF);
+                qp.postSend(send);
+                qp.destroy();
+                cq.destroy();
+                mr.dereg();
+            }
+        }
+        List<CallEvent> posts = readBack(out, "h").stream().filter(e -> e instanceof CallEvent c
+                && WorkRequest.isPost(c.verb())).map(e -> (CallEvent) e).toList();
+        assertThat(posts).hasSize(3);
+
+        CallEvent r = posts.get(0);
+        assertThat(r.in().get(Attr.WR_COUNT, -1)).isEqualTo(2);
+        assertThat(r.in().get(Attr.LENGTH, -1)).isEqualTo(64); // the first SGE, as in format 1.0
+        assertThat(r.wrs()).hasSize(2);
+        assertThat(r.wrs().get(0).sges()).extracting(WorkRequest.Sge::length).containsExactly(64L, 32L);
+        assertThat(r.wrs().get(1).fields().get(Attr.WR_ID, -1)).isEqualTo(11);
+        assertThat(r.wrs().get(1).sges()).extracting(WorkRequest.Sge::length).containsExactly(16L);
+
+        CallEvent s = posts.get(1);
+        assertThat(s.wrs()).hasSize(3);
+        Attrs write = s.wrs().get(0).fields();
+        assertThat(write.get(Attr.WR_OPCODE, -1)).isEqualTo(WrOpcode.RDMA_WRITE_WITH_IMM.value());
+        assertThat(write.get(Attr.IMM_DATA, -1)).isEqualTo(0xCAFE);
+        assertThat(write.get(Attr.REMOTE_ADDR, -1)).isEqualTo(0x7f00_0000_1000L);
+        assertThat(write.get(Attr.RKEY, -1)).isEqualTo(0x55);
+        Attrs atomic = s.wrs().get(1).fields();
+        assertThat(atomic.get(Attr.COMPARE_ADD, -1)).isEqualTo(7);
+        assertThat(atomic.get(Attr.SWAP, -1)).isEqualTo(9);
+        assertThat(atomic.get(Attr.SEND_FLAGS, -1)).isEqualTo(signaled);
+        assertThat(atomic.has(Attr.IMM_DATA)).isFalse();
+        assertThat(s.wrs().get(2).sges()).extracting(WorkRequest.Sge::length).containsExactly(100L, 50L, 0L);
+        assertThat(s.wrs().get(2).totalLength()).isEqualTo(150);
+        assertThat(s.in().get(Attr.IMM_DATA, -1)).isEqualTo(0xCAFE); // the first request's fields stay in `in`
+
+        CallEvent single = posts.get(2);
+        assertThat(single.wrs()).isEmpty();
+        assertThat(single.workRequests()).hasSize(1);
+        assertThat(single.workRequests().get(0).fields().get(Attr.IMM_DATA, -1)).isEqualTo(0xBEEF);
+        assertThat(single.workRequests().get(0).sges()).extracting(WorkRequest.Sge::length).containsExactly(64L);
     }
 }

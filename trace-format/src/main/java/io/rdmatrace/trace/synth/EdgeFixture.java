@@ -14,6 +14,7 @@ import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.WorkRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,23 @@ public final class EdgeFixture {
                 List.of(port, Attrs.EMPTY), gids);
     }
 
+    /**
+     * A posted chain of three requests: an atomic with u64-maximum operands and a high remote
+     * address, a zero-SGE RDMA WRITE_WITH_IMM, and a SEND with three SGEs (one of zero length).
+     */
+    public static List<WorkRequest> chain() {
+        return List.of(
+                new WorkRequest(Attrs.builder().put(Attr.WR_ID, -1L).put(Attr.WR_OPCODE, 5).put(Attr.SEND_FLAGS, 2)
+                        .put(Attr.REMOTE_ADDR, HIGH_ADDRESS).put(Attr.RKEY, 0xFFFFFFFFL).put(Attr.COMPARE_ADD, -1L)
+                        .put(Attr.SWAP, Long.MIN_VALUE).build(),
+                        List.of(new WorkRequest.Sge(HIGH_ADDRESS, 8, 0xFFFFFFFFL))),
+                new WorkRequest(Attrs.builder().put(Attr.WR_ID, 0).put(Attr.WR_OPCODE, 1).put(Attr.SEND_FLAGS, 0)
+                        .put(Attr.REMOTE_ADDR, 0).put(Attr.RKEY, 0).put(Attr.IMM_DATA, 0xFFFFFFFFL).build(), List.of()),
+                new WorkRequest(Attrs.builder().put(Attr.WR_ID, 2).put(Attr.WR_OPCODE, 2).put(Attr.SEND_FLAGS, 0xA)
+                        .build(), List.of(new WorkRequest.Sge(0, 0, 0), new WorkRequest.Sge(-1L, 0xFFFFFFFFL, 1),
+                        new WorkRequest.Sge(HIGH_ADDRESS, 1, 2))));
+    }
+
     /** Every numeric attribute set to a kind-specific edge value and every text attribute to a nasty one. */
     public static Attrs everyAttr() {
         Attrs.Builder b = Attrs.builder();
@@ -100,6 +118,10 @@ public final class EdgeFixture {
                 new CallEvent(TEMPLATE, Verb.IBV_MODIFY_QP, HIGH_ADDRESS, 22, 22, 0, modifyIn, Attrs.EMPTY),
                 new CallEvent(TEMPLATE, Verb.IBV_QUERY_QP, HIGH_ADDRESS, 0, 0, 1234, Attrs.EMPTY, psnWrap),
                 new CallEvent(TEMPLATE, Verb.IBV_POST_SEND, -1L, 0, 0, Long.MAX_VALUE, zeroLengthPost, Attrs.EMPTY),
+                new CallEvent(TEMPLATE, Verb.IBV_POST_SEND, HIGH_ADDRESS, 22, 22, 300,
+                        Attrs.builder().put(Attr.WR_ID, -1L).put(Attr.WR_OPCODE, 5).put(Attr.WR_COUNT, 3)
+                                .put(Attr.NUM_SGE, 1).build(),
+                        Attrs.builder().put(Attr.BAD_WR_INDEX, 2).build(), chain()),
                 new CallEvent(TEMPLATE, Verb.IBV_CREATE_QP, 0, -1, 12, -5, Attrs.EMPTY, Attrs.EMPTY),
                 new CallEvent(TEMPLATE, Verb.IBV_QUERY_DEVICE, Long.MIN_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE,
                         Long.MIN_VALUE, everyAttr(), everyAttr()),
