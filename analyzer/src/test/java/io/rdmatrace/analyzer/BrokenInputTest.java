@@ -72,7 +72,7 @@ class BrokenInputTest {
             try (TraceWriter w = TraceWriter.create(parent, session("host-e"))) {
                 marks(w, 2);
             }
-            patch(parent.resolve("host-e"), "RDMT", 4, (byte) 2, (byte) 0); // format major 2
+            patch(parent.resolve("host-e"), "RDMT", 4, (byte) 2, (byte) 0, (byte) 0, (byte) 0); // format 2.0
             Files.createDirectories(parent.resolve("notes"));
             Files.writeString(parent.resolve("notes/todo.txt"), "not a trace");
             Files.writeString(parent.resolve("README.txt"), "a stray file");
