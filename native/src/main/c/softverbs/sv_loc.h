@@ -582,6 +582,9 @@ uint32_t sv_resp_wqe_len(struct sv_qp *qp);
 bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m);
 bool sv_resp_qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m);
 
+/* sv_gsi.c: a valid packet for QPN 1 goes to the attached MAD handler (or is counted). */
+void sv_gsi_dispatch(struct sv_endpoint *ep, const struct sv_pkt *pkt, uint32_t src_ip_be);
+
 /* Receives and dispatches up to `budget` datagrams; returns how many were read. With `wait`
  * false it returns 0 at once when another thread is draining the socket. */
 int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait);

@@ -47,6 +47,10 @@ static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uin
         sv_note(ep, SV_CNT_RCVD_DROPPED, "QP 0x%x: CNP ignored (no congestion control)", pkt.dest_qpn);
         return;
     }
+    if (pkt.dest_qpn == 1) {   /* QP1: MADs for the connection manager */
+        sv_gsi_dispatch(ep, &pkt, src_ip_be);
+        return;
+    }
     pthread_rwlock_rdlock(&ep->qp_lock);
     struct sv_qp *qp = pkt.dest_qpn ? sv_endpoint_lookup_qp(ep, pkt.dest_qpn) : NULL;
     if (!qp) {
