@@ -170,7 +170,8 @@ static void test_qp_create(struct ibv_context *ctx, struct ibv_pd *pd, struct ib
     CHECK(ibv_create_qp(pd, &bad) == NULL);
     CHECK_EQ(errno, EINVAL);
 
-    /* create_qp_ex: the plain subset works, send ops are not supported */
+    /* create_qp_ex: the plain subset works; send ops the transport lacks are EOPNOTSUPP
+     * (the supported ones are test_sv_qp_ex's) */
     struct ibv_qp_init_attr_ex ex = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD, .pd = pd,
                                      .comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
                                      .cap = {.max_send_wr = 2, .max_recv_wr = 2, .max_send_sge = 1, .max_recv_sge = 1}};
@@ -180,6 +181,7 @@ static void test_qp_create(struct ibv_context *ctx, struct ibv_pd *pd, struct ib
     if (qp)
         ibv_destroy_qp(qp);
     ex.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+    ex.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE;
     errno = 0;
     CHECK(ibv_create_qp_ex(ctx, &ex) == NULL);
     CHECK_EQ(errno, EOPNOTSUPP);

@@ -287,6 +287,7 @@ void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt)
     sv_qp_tx_sync(qp);   /* acknowledged PSNs no longer count against the device */
     if (qp->state == IBV_QPS_ERR)
         return;
+    sv_qp_complete_local_heads(qp);
     sv_comp_check_drained(qp);
     sv_req_run(qp);
 }

@@ -62,12 +62,6 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t siz
     return (int)len;
 }
 
-struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
-{
-    errno = EOPNOTSUPP;   /* only QPs from create_qp_ex with send ops have one; none here */
-    return NULL;
-}
-
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
     return EOPNOTSUPP;   /* max_mcast_grp is 0 */

@@ -223,10 +223,14 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
     ic->ops.post_send = sv_post_send;
     ic->ops.post_recv = sv_post_recv;
     ic->ops.post_srq_recv = sv_post_srq_recv;
+    ic->ops.alloc_mw = sv_alloc_mw;
+    ic->ops.dealloc_mw = sv_dealloc_mw;
+    ic->ops.bind_mw = sv_bind_mw;
     ctx->vctx.sz = sizeof ctx->vctx;
     ctx->vctx.query_port = sv_query_port_ex;
     ctx->vctx.query_device_ex = sv_query_device_ex;
     ctx->vctx.create_qp_ex = sv_create_qp_ex;
+    ctx->vctx.create_cq_ex = sv_create_cq_ex;
 
     /* the progress thread must not run application signal handlers */
     sigset_t all, old;

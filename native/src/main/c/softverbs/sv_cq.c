@@ -134,7 +134,19 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_cont
                              struct ibv_comp_channel *channel, int comp_vector)
 {
     struct sv_context *ctx = sv_ctx_checked(context);
-    if (!ctx || cqe <= 0 || cqe > SV_MAX_CQE || comp_vector < 0 ||
+    if (!ctx) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct sv_cq *cq = sv_cq_create(ctx, cqe, cq_context, channel, comp_vector);
+    return cq ? &cq->ibcq : NULL;
+}
+
+struct sv_cq *sv_cq_create(struct sv_context *ctx, int cqe, void *cq_context,
+                           struct ibv_comp_channel *channel, int comp_vector)
+{
+    struct ibv_context *context = &ctx->vctx.context;
+    if (cqe <= 0 || cqe > SV_MAX_CQE || comp_vector < 0 ||
         comp_vector >= context->num_comp_vectors || (channel && channel->context != context)) {
         errno = EINVAL;
         return NULL;
@@ -169,7 +181,7 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_cont
         cq->channel = sv_container_of(channel, struct sv_comp_channel, ibch);
         channel_attach(cq->channel, cq);
     }
-    return &cq->ibcq;
+    return cq;
 }
 
 static void cq_free(struct sv_cq *cq)

@@ -277,13 +277,15 @@ void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *a)
     a->max_qp = SV_MAX_QP;
     a->max_qp_wr = (int)SV_MAX_QP_WR;
     a->device_cap_flags = IBV_DEVICE_BAD_PKEY_CNTR | IBV_DEVICE_BAD_QKEY_CNTR |
-                          IBV_DEVICE_SYS_IMAGE_GUID | IBV_DEVICE_RC_RNR_NAK_GEN;
+                          IBV_DEVICE_SYS_IMAGE_GUID | IBV_DEVICE_RC_RNR_NAK_GEN |
+                          IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;   /* sv_mw.c, as rxe */
     a->max_sge = SV_MAX_SGE;
     a->max_sge_rd = SV_MAX_SGE;
     a->max_cq = SV_MAX_CQ;
     a->max_cqe = SV_MAX_CQE;
     a->max_mr = SV_MAX_MR;
     a->max_pd = SV_MAX_PD;
+    a->max_mw = SV_MAX_MW;
     a->max_qp_rd_atom = SV_MAX_RD_ATOM;
     a->max_res_rd_atom = SV_MAX_RES_RD_ATOM;
     a->max_qp_init_rd_atom = SV_MAX_RD_ATOM;

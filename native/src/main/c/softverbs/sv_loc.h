@@ -201,12 +201,15 @@ void sv_note(struct sv_endpoint *ep, enum sv_counter c, const char *fmt, ...)
 #define SV_CONTEXT_MAGIC 0x73766378u /* "svcx" */
 
 struct sv_mr;
+struct sv_mw;
 struct sv_mr_table {
-    pthread_rwlock_t lock;       /* readers copy data, writers register/deregister */
+    pthread_rwlock_t lock;       /* readers copy data, writers register/deregister/bind */
     struct sv_mr **slot;
     uint32_t cap;
     uint32_t count;
     uint8_t next_key;
+    struct sv_mw **mw_slot;      /* memory windows, key index SV_MW_INDEX_MIN + slot (sv_mw.c) */
+    uint32_t mw_cap, mw_count;
 };
 
 struct sv_cq;
@@ -271,6 +274,7 @@ struct sv_mr {
     uint64_t iova;               /* address the remote side uses for byte 0 of the region */
     unsigned int access;
     uint32_t index;
+    uint32_t num_mw;             /* memory windows bound to it: dereg is EINVAL while > 0 */
 };
 
 enum sv_mem_status {             /* result of a checked memory access */
@@ -289,19 +293,39 @@ enum sv_mem_status sv_sge_gather(struct sv_context *ctx, struct sv_pd *pd, const
 /* Scatters len bytes at byte `offset` of an SGE list (needs IBV_ACCESS_LOCAL_WRITE). */
 enum sv_mem_status sv_sge_scatter(struct sv_context *ctx, struct sv_pd *pd, const struct ibv_sge *sge,
                                   uint32_t nsge, uint64_t offset, const void *src, uint32_t len);
-/* Checks an R_Key access of [va, va+len) needing `right` (IBV_ACCESS_REMOTE_*). */
-enum sv_mem_status sv_rkey_check(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                 uint64_t va, uint64_t len, unsigned int right);
+/* Checks an R_Key access by the responder QP qp of [va, va+len) needing `right`
+ * (IBV_ACCESS_REMOTE_*); the R_Key names an MR or a memory window. */
+struct sv_qp;
+enum sv_mem_status sv_rkey_check(const struct sv_qp *qp, uint32_t rkey, uint64_t va, uint64_t len,
+                                 unsigned int right);
 /* Copies to (write) or from (read) remote-accessible memory; checks like sv_rkey_check. */
-enum sv_mem_status sv_rkey_write(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                 uint64_t va, const void *src, uint32_t len);
-enum sv_mem_status sv_rkey_read(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                uint64_t va, void *dst, uint32_t len);
+enum sv_mem_status sv_rkey_write(const struct sv_qp *qp, uint32_t rkey, uint64_t va, const void *src,
+                                 uint32_t len);
+enum sv_mem_status sv_rkey_read(const struct sv_qp *qp, uint32_t rkey, uint64_t va, void *dst, uint32_t len);
 /* 8-byte atomic at va: compare-swap (is_cas) or fetch-add; *orig gets the old value. */
-enum sv_mem_status sv_rkey_atomic(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                  uint64_t va, bool is_cas, uint64_t swap_add, uint64_t compare,
-                                  uint64_t *orig);
+enum sv_mem_status sv_rkey_atomic(const struct sv_qp *qp, uint32_t rkey, uint64_t va, bool is_cas,
+                                  uint64_t swap_add, uint64_t compare, uint64_t *orig);
+
+/* ======================================================================================
+ * sv_mw.c: memory windows (type 1 and 2B, as rxe): alloc/dealloc/bind, the local BIND_MW and
+ * LOCAL_INV work requests, remote invalidation, and R_Key resolution through a window
+ * ====================================================================================== */
+#define SV_MW_INDEX_MIN  (1u << 19)       /* rxe: MW key indexes follow the MR ones */
+#define SV_MAX_MW        ((1u << 19) - 1)
+static inline bool sv_key_is_mw(uint32_t key)
+{
+    return (key >> 8) >= SV_MW_INDEX_MIN;
+}
+void sv_mw_table_destroy(struct sv_mr_table *t);
+/* R_Key resolution through a window for the responder QP (table lock held); *host on success. */
+enum sv_mem_status sv_mw_resolve(const struct sv_qp *qp, uint32_t rkey, uint64_t va, uint64_t len,
+                                 unsigned int right, uint8_t **host);
+struct ibv_mw *sv_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int sv_dealloc_mw(struct ibv_mw *mw);
+int sv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *bind);
 uint32_t sv_sge_total(const struct ibv_sge *sge, uint32_t nsge);
+/* The MR a key names (any key of the MR table), or NULL. Table lock held. */
+struct sv_mr *sv_mr_lookup(struct sv_mr_table *t, uint32_t key);
 
 /* ======================================================================================
  * sv_cq.c: completion queues and completion channels
@@ -314,7 +338,10 @@ struct sv_comp_channel {
 };
 
 struct sv_cq {
-    struct ibv_cq ibcq;
+    union {                          /* ibv_cq_ex begins with the fields of ibv_cq */
+        struct ibv_cq ibcq;
+        struct ibv_cq_ex ibcqx;      /* CQs from create_cq_ex (sv_cq_ex.c) */
+    };
     struct sv_context *ctx;
     uint64_t uid;
     struct sv_cq *ctx_next;
@@ -329,11 +356,17 @@ struct sv_cq {
     atomic_int users;                /* QPs attached: destroy is EBUSY while > 0 */
     uint32_t comp_reported;          /* completion events handed out (ibcq.mutex) */
     uint32_t async_reported;         /* CQ_ERR events handed out (ibcq.mutex) */
+    bool poll_cur;                   /* start_poll/next_poll hold ring[head] (lock held) */
 };
 static inline struct sv_cq *sv_cq(struct ibv_cq *c) { return sv_container_of(c, struct sv_cq, ibcq); }
 
 /* Adds a completion; false on overflow (the completion is lost and IBV_EVENT_CQ_ERR raised). */
 bool sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc, bool solicited);
+/* Creates a CQ (checks as ibv_create_cq); NULL with errno. */
+struct sv_cq *sv_cq_create(struct sv_context *ctx, int cqe, void *cq_context,
+                           struct ibv_comp_channel *channel, int comp_vector);
+/* sv_cq_ex.c: verbs_context.create_cq_ex */
+struct ibv_cq_ex *sv_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr);
 
 /* ======================================================================================
  * sv_srq.c and the receive queue shared by QPs and SRQs
@@ -421,9 +454,15 @@ struct sv_send_wqe {
     struct ibv_sge *sge;             /* points into the SQ's SGE pool */
     uint8_t *inline_data;            /* points into the SQ's inline pool when SEND_INLINE */
     uint32_t length;
+    struct {                         /* BIND_MW */
+        uint32_t mw_rkey, new_rkey, mr_lkey;
+        uint64_t addr, length;
+        unsigned int access;
+    } bind;
     /* transport bookkeeping */
     uint32_t first_psn, last_psn, npkts;
     bool started;                    /* first packet has been built (PSNs assigned) */
+    bool local_done;                 /* BIND_MW/LOCAL_INV executed: completes in order */
 };
 
 struct sv_sq {
@@ -482,7 +521,10 @@ struct sv_resp_state {               /* responder (sv_resp.c) */
 #define SV_QP_MAGIC 0x73767170u /* "svqp" */
 
 struct sv_qp {
-    struct ibv_qp ibqp;
+    union {                          /* ibv_qp_ex begins with an ibv_qp */
+        struct ibv_qp ibqp;
+        struct ibv_qp_ex ibqpx;      /* QPs from create_qp_ex (sv_qp_ex.c) */
+    };
     uint32_t magic;
     struct sv_context *ctx;
     struct sv_pd *pd;
@@ -507,6 +549,10 @@ struct sv_qp {
     uint32_t tx_charged;             /* this QP's share of ep->tx_inflight (qp->lock) */
     bool tx_waiting;                 /* on the endpoint's wait list (ep->wait_lock) */
     struct sv_qp *tx_wait_next;
+    bool is_qpx;                     /* created by create_qp_ex: ibv_qp_to_qp_ex answers */
+    pthread_mutex_t wr_lock;         /* held from ibv_wr_start to wr_complete/wr_abort */
+    uint32_t wr_pending;             /* WQEs built past sq.tail in the open batch */
+    int wr_err;                      /* first error of the open batch (wr_complete returns it) */
 };
 static inline struct sv_qp *sv_qp(struct ibv_qp *q) { return sv_container_of(q, struct sv_qp, ibqp); }
 static inline struct sv_send_wqe *sv_sq_at(struct sv_qp *qp, uint32_t idx)
@@ -519,8 +565,25 @@ static inline bool sv_wqe_is_rd_atomic(const struct sv_send_wqe *w)
     return w->opcode == IBV_WR_RDMA_READ || w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
            w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
 }
+static inline bool sv_wqe_is_local(const struct sv_send_wqe *w)
+{
+    return w->opcode == IBV_WR_BIND_MW || w->opcode == IBV_WR_LOCAL_INV;
+}
 /* NULL unless ibqp is a live softverbs QP (argument checking for the entry points). */
 struct sv_qp *sv_qp_checked(struct ibv_qp *ibqp);
+/* sv_qp_ex.c: send_ops_flags of create_qp_ex (0 or EOPNOTSUPP), and the ibv_qp_ex ops. */
+int sv_qpx_check(enum ibv_qp_type type, uint64_t send_ops_flags);
+void sv_qpx_init(struct sv_qp *qp, uint64_t send_ops_flags);
+/* Resets SQ slot idx for a new WQE (keeps its SGE and inline buffers). */
+struct sv_send_wqe *sv_sq_slot_reset(struct sv_qp *qp, uint32_t idx);
+/* sv_mw.c: fills a BIND_MW WQE (0 or EINVAL); runs a local WQE when the requester reaches it
+ * (false: it failed and the QP is in ERR); completes executed local WQEs at the SQ head. */
+int sv_mw_fill_bind(struct sv_qp *qp, struct sv_send_wqe *w, struct ibv_mw *mw, uint32_t rkey,
+                    const struct ibv_mw_bind_info *info);
+bool sv_mw_run_local(struct sv_qp *qp, struct sv_send_wqe *w);
+void sv_qp_complete_local_heads(struct sv_qp *qp);
+/* SEND with Invalidate at the responder: 0 if rkey named a bound type 2 window, now free. */
+int sv_mw_invalidate_remote(struct sv_qp *qp, uint32_t rkey);
 
 /* Moves the QP to ERR because of a transport error, flushing both queues; raises the
  * affiliated async event (IBV_EVENT_QP_FATAL etc.) when event >= 0. qp->lock held. */

@@ -31,6 +31,7 @@ void sv_mr_table_destroy(struct sv_mr_table *t)
             free(t->slot[i]);
         }
     free(t->slot);
+    sv_mw_table_destroy(t);
     pthread_rwlock_destroy(&t->lock);
 }
 
@@ -42,6 +43,11 @@ static struct sv_mr *lookup(struct sv_mr_table *t, uint32_t key)
         return NULL;
     struct sv_mr *mr = t->slot[index];
     return mr->ibmr.lkey == key ? mr : NULL;
+}
+
+struct sv_mr *sv_mr_lookup(struct sv_mr_table *t, uint32_t key)
+{
+    return lookup(t, key);
 }
 
 static int table_insert(struct sv_mr_table *t, struct sv_mr *mr)
@@ -175,7 +181,7 @@ int ibv_dereg_mr(struct ibv_mr *ibmr)
     struct sv_mr_table *t = &ctx->mrs;
     pthread_rwlock_wrlock(&t->lock);
     struct sv_mr *mr = lookup(t, ibmr->lkey);
-    if (!mr || &mr->ibmr != ibmr) {
+    if (!mr || &mr->ibmr != ibmr || mr->num_mw) {   /* bound windows: IBA 10.6.7.2.6, rxe */
         pthread_rwlock_unlock(&t->lock);
         return EINVAL;
     }
@@ -297,11 +303,13 @@ enum sv_mem_status sv_sge_scatter(struct sv_context *ctx, struct sv_pd *pd, cons
 }
 
 /* The host address of remote-accessible [va, va+len), or a reason why not. Table lock held. */
-static enum sv_mem_status rkey_resolve(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey, uint64_t va,
-                                       uint64_t len, unsigned int right, uint8_t **host)
+static enum sv_mem_status rkey_resolve(const struct sv_qp *qp, uint32_t rkey, uint64_t va, uint64_t len,
+                                       unsigned int right, uint8_t **host)
 {
-    struct sv_mr *mr = lookup(&ctx->mrs, rkey);
-    if (!mr || mr->pd != pd)
+    if (sv_key_is_mw(rkey))
+        return sv_mw_resolve(qp, rkey, va, len, right, host);
+    struct sv_mr *mr = lookup(&qp->ctx->mrs, rkey);
+    if (!mr || mr->pd != qp->pd)
         return SV_MEM_BAD_KEY;
     if (!(mr->access & right))
         return SV_MEM_NO_RIGHT;
@@ -311,51 +319,49 @@ static enum sv_mem_status rkey_resolve(struct sv_context *ctx, struct sv_pd *pd,
     return SV_MEM_OK;
 }
 
-enum sv_mem_status sv_rkey_check(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                 uint64_t va, uint64_t len, unsigned int right)
+enum sv_mem_status sv_rkey_check(const struct sv_qp *qp, uint32_t rkey, uint64_t va, uint64_t len,
+                                 unsigned int right)
 {
     uint8_t *host;
-    pthread_rwlock_rdlock(&ctx->mrs.lock);
-    enum sv_mem_status st = rkey_resolve(ctx, pd, rkey, va, len, right, &host);
-    pthread_rwlock_unlock(&ctx->mrs.lock);
+    pthread_rwlock_rdlock(&qp->ctx->mrs.lock);
+    enum sv_mem_status st = rkey_resolve(qp, rkey, va, len, right, &host);
+    pthread_rwlock_unlock(&qp->ctx->mrs.lock);
     return st;
 }
 
-enum sv_mem_status sv_rkey_write(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                 uint64_t va, const void *src, uint32_t len)
+enum sv_mem_status sv_rkey_write(const struct sv_qp *qp, uint32_t rkey, uint64_t va, const void *src,
+                                 uint32_t len)
 {
     if (len == 0)
         return SV_MEM_OK;
     uint8_t *host;
-    pthread_rwlock_rdlock(&ctx->mrs.lock);
-    enum sv_mem_status st = rkey_resolve(ctx, pd, rkey, va, len, IBV_ACCESS_REMOTE_WRITE, &host);
+    pthread_rwlock_rdlock(&qp->ctx->mrs.lock);
+    enum sv_mem_status st = rkey_resolve(qp, rkey, va, len, IBV_ACCESS_REMOTE_WRITE, &host);
     if (st == SV_MEM_OK)
         memcpy(host, src, len);
-    pthread_rwlock_unlock(&ctx->mrs.lock);
+    pthread_rwlock_unlock(&qp->ctx->mrs.lock);
     return st;
 }
 
-enum sv_mem_status sv_rkey_read(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                uint64_t va, void *dst, uint32_t len)
+enum sv_mem_status sv_rkey_read(const struct sv_qp *qp, uint32_t rkey, uint64_t va, void *dst, uint32_t len)
 {
     if (len == 0)
         return SV_MEM_OK;
     uint8_t *host;
-    pthread_rwlock_rdlock(&ctx->mrs.lock);
-    enum sv_mem_status st = rkey_resolve(ctx, pd, rkey, va, len, IBV_ACCESS_REMOTE_READ, &host);
+    pthread_rwlock_rdlock(&qp->ctx->mrs.lock);
+    enum sv_mem_status st = rkey_resolve(qp, rkey, va, len, IBV_ACCESS_REMOTE_READ, &host);
     if (st == SV_MEM_OK)
         memcpy(dst, host, len);
-    pthread_rwlock_unlock(&ctx->mrs.lock);
+    pthread_rwlock_unlock(&qp->ctx->mrs.lock);
     return st;
 }
 
-enum sv_mem_status sv_rkey_atomic(struct sv_context *ctx, struct sv_pd *pd, uint32_t rkey,
-                                  uint64_t va, bool is_cas, uint64_t swap_add, uint64_t compare,
-                                  uint64_t *orig)
+enum sv_mem_status sv_rkey_atomic(const struct sv_qp *qp, uint32_t rkey, uint64_t va, bool is_cas,
+                                  uint64_t swap_add, uint64_t compare, uint64_t *orig)
 {
     uint8_t *host;
-    pthread_rwlock_rdlock(&ctx->mrs.lock);
-    enum sv_mem_status st = rkey_resolve(ctx, pd, rkey, va, 8, IBV_ACCESS_REMOTE_ATOMIC, &host);
+    pthread_rwlock_rdlock(&qp->ctx->mrs.lock);
+    enum sv_mem_status st = rkey_resolve(qp, rkey, va, 8, IBV_ACCESS_REMOTE_ATOMIC, &host);
     if (st == SV_MEM_OK) {
         uint64_t *p = (uint64_t *)(void *)host;   /* 8-byte alignment checked by the responder */
         if (is_cas) {
@@ -366,6 +372,6 @@ enum sv_mem_status sv_rkey_atomic(struct sv_context *ctx, struct sv_pd *pd, uint
             *orig = __atomic_fetch_add(p, swap_add, __ATOMIC_SEQ_CST);
         }
     }
-    pthread_rwlock_unlock(&ctx->mrs.lock);
+    pthread_rwlock_unlock(&qp->ctx->mrs.lock);
     return st;
 }

@@ -19,15 +19,29 @@ static bool opcode_allowed(enum ibv_qp_type type, enum ibv_wr_opcode op)
     case IBV_WR_RDMA_READ:
     case IBV_WR_ATOMIC_CMP_AND_SWP:
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
+    case IBV_WR_LOCAL_INV:             /* rxe: RC only */
         return type == IBV_QPT_RC;
+    case IBV_WR_BIND_MW:
+        return type == IBV_QPT_RC || type == IBV_QPT_UC;
     default:
-        return false;   /* LOCAL_INV, BIND_MW, TSO, DRIVER1: not modelled */
+        return false;   /* TSO, DRIVER1, FLUSH, ATOMIC_WRITE: not modelled */
     }
 }
 
 static bool is_atomic(enum ibv_wr_opcode op)
 {
     return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+struct sv_send_wqe *sv_sq_slot_reset(struct sv_qp *qp, uint32_t idx)
+{
+    struct sv_send_wqe *w = sv_sq_at(qp, idx);
+    struct ibv_sge *sge = w->sge;
+    uint8_t *inline_data = w->inline_data;
+    memset(w, 0, sizeof *w);
+    w->sge = sge;
+    w->inline_data = inline_data;
+    return w;
 }
 
 /* 0 or the errno for this WR; fills the SQ slot on success. qp->lock held. */
@@ -53,15 +67,15 @@ static int queue_send(struct sv_qp *qp, const struct ibv_send_wr *wr)
             return EINVAL;
         ah = sv_ah(wr->wr.ud.ah);
     }
+    if (wr->opcode == IBV_WR_BIND_MW && (length || wr->num_sge || wr->imm_data))
+        return EINVAL;   /* a bind carries no data (rxe) */
     if (sq->tail - sq->head >= sq->max_wr)
         return ENOMEM;   /* send queue full */
 
-    struct sv_send_wqe *w = &sq->wqe[sq->tail % sq->slots];
-    struct ibv_sge *sge = w->sge;
-    uint8_t *inline_data = w->inline_data;
-    memset(w, 0, sizeof *w);
-    w->sge = sge;
-    w->inline_data = inline_data;
+    struct sv_send_wqe *w = sv_sq_slot_reset(qp, sq->tail);
+    if (wr->opcode == IBV_WR_BIND_MW &&
+        sv_mw_fill_bind(qp, w, wr->bind_mw.mw, wr->bind_mw.rkey, &wr->bind_mw.bind_info))
+        return EINVAL;
     w->wr_id = wr->wr_id;
     w->opcode = wr->opcode;
     w->send_flags = wr->send_flags;
@@ -107,6 +121,8 @@ int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr
     if (!qp)
         return EINVAL;
     int rc = 0;
+    if (qp->is_qpx)
+        pthread_mutex_lock(&qp->wr_lock);   /* not inside an open ibv_wr_start batch */
     pthread_mutex_lock(&qp->lock);
     /* sends are processed from RTS on (rxe refuses the doorbell below RTS) */
     if (qp->state < IBV_QPS_RTS) {
@@ -129,6 +145,8 @@ int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr
         sv_req_run(qp);
 out:
     pthread_mutex_unlock(&qp->lock);
+    if (qp->is_qpx)
+        pthread_mutex_unlock(&qp->wr_lock);
     return rc;
 }
 

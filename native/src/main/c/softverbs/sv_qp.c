@@ -138,6 +138,7 @@ static struct ibv_qp *create_qp(struct sv_context *ctx, struct ibv_pd *ibpd, str
     qp->mtu = init->qp_type == IBV_QPT_UD ? sv_mtu_bytes(sv_mtu_from_link(ctx->dev->cfg.link_mtu))
                                           : sv_mtu_bytes(IBV_MTU_256);
     pthread_mutex_init(&qp->lock, NULL);
+    pthread_mutex_init(&qp->wr_lock, NULL);
 
     struct ibv_qp *q = &qp->ibqp;
     q->context = &ctx->vctx.context;
@@ -187,7 +188,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
     return create_qp(ctx, pd, init);
 }
 
-/* verbs_context.create_qp_ex: the plain subset (a PD, no create flags, no send ops). */
+/* verbs_context.create_qp_ex: a PD, no create flags, and the send ops rxe has (sv_qp_ex.c). */
 struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *ex)
 {
     struct sv_context *ctx = sv_ctx_checked(context);
@@ -195,8 +196,10 @@ struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_a
         errno = EINVAL;
         return NULL;
     }
-    if ((ex->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS)) ||
-        ((ex->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && ex->create_flags)) {
+    uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+    uint64_t ops = (ex->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ? ex->send_ops_flags : 0;
+    if ((ex->comp_mask & ~known) || ((ex->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && ex->create_flags) ||
+        sv_qpx_check(ex->qp_type, ops)) {
         errno = EOPNOTSUPP;
         return NULL;
     }
@@ -209,8 +212,10 @@ struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_a
         .srq = ex->srq, .cap = ex->cap, .qp_type = ex->qp_type, .sq_sig_all = ex->sq_sig_all,
     };
     struct ibv_qp *qp = create_qp(ctx, ex->pd, &init);
-    if (qp)
+    if (qp) {
         ex->cap = init.cap;
+        sv_qpx_init(sv_qp(qp), ops);
+    }
     return qp;
 }
 
@@ -225,6 +230,7 @@ static void qp_free(struct sv_qp *qp)
     sv_rq_destroy(&qp->rq);
     free(qp->resp.wqe_sge);
     pthread_mutex_destroy(&qp->lock);
+    pthread_mutex_destroy(&qp->wr_lock);
     pthread_mutex_destroy(&qp->ibqp.mutex);
     pthread_cond_destroy(&qp->ibqp.cond);
     qp->magic = 0;

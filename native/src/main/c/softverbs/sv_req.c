@@ -206,6 +206,10 @@ void sv_req_run(struct sv_qp *qp)
         if (qp->req.idx == qp->sq.tail)
             break;
         struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
+        if (w->local_done) {   /* a BIND_MW/LOCAL_INV passed again after a rewind */
+            qp->req.idx++;
+            continue;
+        }
         if (!w->started) {
             if (qp->state == IBV_QPS_SQD)
                 break;   /* SQD: finish what was started, begin nothing new (IBA 10.3.1) */
@@ -216,6 +220,11 @@ void sv_req_run(struct sv_qp *qp)
             if ((w->send_flags & IBV_SEND_FENCE) && qp->req.reads_outstanding) {
                 sv_count(qp->ctx->ep, SV_CNT_ACK_DEFERRED);
                 break;   /* fence: wait for earlier READs/atomics */
+            }
+            if (sv_wqe_is_local(w)) {
+                if (!sv_mw_run_local(qp, w))
+                    return;
+                continue;
             }
             start_wqe(qp, w);
             if (qp->ibqp.qp_type == IBV_QPT_UD && w->length > qp->mtu) {
@@ -255,6 +264,8 @@ void sv_req_rewind(struct sv_qp *qp)
     qp->req.reads_outstanding = 0;
     for (uint32_t i = qp->sq.head; i != qp->sq.tail; i++) {
         struct sv_send_wqe *w = sv_sq_at(qp, i);
+        if (w->local_done)
+            continue;   /* executed once, never again */
         if (i != qp->sq.head || !w->started) {
             w->started = false;
             continue;

@@ -99,7 +99,7 @@ static void read_responses(struct sv_qp *qp, uint32_t psn, uint64_t va, uint32_t
         p.psn = sv_psn_add(psn, i);
         p.aeth.syndrome = SV_AETH_ACK_SYNDROME;
         p.aeth.msn = qp->resp.msn & SV_MSN_MASK;
-        if (sv_rkey_read(qp->ctx, qp->pd, rkey, va + off, buf, chunk) != SV_MEM_OK) {
+        if (sv_rkey_read(qp, rkey, va + off, buf, chunk) != SV_MEM_OK) {
             fatal_nak(qp, SV_NAK_REM_ACCESS_ERR, p.psn, IBV_EVENT_QP_ACCESS_ERR);
             return;
         }
@@ -117,7 +117,7 @@ static void rc_duplicate(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask
             qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn, qp->resp.epsn);
     if (sv_mask_has(m, SV_HDR_READ)) {
         if (pkt->reth.len <= SV_MAX_RETH_LEN &&
-            (pkt->reth.len == 0 || sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va,
+            (pkt->reth.len == 0 || sv_rkey_check(qp, pkt->reth.rkey, pkt->reth.va,
                                                  pkt->reth.len, IBV_ACCESS_REMOTE_READ) == SV_MEM_OK))
             read_responses(qp, pkt->psn, pkt->reth.va, pkt->reth.rkey, pkt->reth.len);
         return;
@@ -183,9 +183,10 @@ static void rc_send(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
     if (sv_mask_has(m, SV_HDR_IMMDT))
         flags |= IBV_WC_WITH_IMM;
     if (sv_mask_has(m, SV_HDR_IETH)) {
-        /* only fast-registered MRs can be invalidated; user MRs cannot (rxe) */
+        /* a bound type 2 window is freed; user MRs cannot be invalidated (rxe: class J error) */
         flags |= IBV_WC_WITH_INV;
-        st = IBV_WC_REM_INV_REQ_ERR;
+        if (sv_mw_invalidate_remote(qp, pkt->ieth_rkey) != 0)
+            st = IBV_WC_REM_INV_REQ_ERR;
     }
     uint32_t imm = sv_mask_has(m, SV_HDR_IETH) ? pkt->ieth_rkey : pkt->imm_be;
     if (!sv_resp_finish_wqe(qp, st, IBV_WC_RECV, r->offset, imm, flags, 0, pkt->flags & SV_BTH_SE))
@@ -205,7 +206,7 @@ static bool rc_write(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m
             return false;
         }
         /* a zero-length WRITE skips the R_Key check (IBA 9.7.5.1.4) */
-        if (pkt->reth.len && sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
+        if (pkt->reth.len && sv_rkey_check(qp, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
                                            IBV_ACCESS_REMOTE_WRITE) != SV_MEM_OK) {
             fatal_nak(qp, SV_NAK_REM_ACCESS_ERR, pkt->psn, IBV_EVENT_QP_ACCESS_ERR);
             return false;
@@ -220,7 +221,7 @@ static bool rc_write(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m
         return false;
     }
     if (pkt->payload_len &&
-        sv_rkey_write(qp->ctx, qp->pd, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK) {
+        sv_rkey_write(qp, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK) {
         fatal_nak(qp, SV_NAK_REM_ACCESS_ERR, pkt->psn, IBV_EVENT_QP_ACCESS_ERR);
         return false;
     }
@@ -244,7 +245,7 @@ static void rc_read(struct sv_qp *qp, const struct sv_pkt *pkt)
         fatal_nak(qp, SV_NAK_INVALID_REQ, pkt->psn, IBV_EVENT_QP_REQ_ERR);
         return;
     }
-    if (pkt->reth.len && sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
+    if (pkt->reth.len && sv_rkey_check(qp, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
                                        IBV_ACCESS_REMOTE_READ) != SV_MEM_OK) {
         fatal_nak(qp, SV_NAK_REM_ACCESS_ERR, pkt->psn, IBV_EVENT_QP_ACCESS_ERR);
         return;
@@ -263,7 +264,7 @@ static void rc_atomic(struct sv_qp *qp, const struct sv_pkt *pkt)
         return;
     }
     uint64_t orig = 0;
-    if (sv_rkey_atomic(qp->ctx, qp->pd, pkt->atmeth.rkey, pkt->atmeth.va, pkt->opcode == SV_OP_RC_COMPARE_SWAP,
+    if (sv_rkey_atomic(qp, pkt->atmeth.rkey, pkt->atmeth.va, pkt->opcode == SV_OP_RC_COMPARE_SWAP,
                        pkt->atmeth.swap_add, pkt->atmeth.compare, &orig) != SV_MEM_OK) {
         fatal_nak(qp, SV_NAK_REM_ACCESS_ERR, pkt->psn, IBV_EVENT_QP_ACCESS_ERR);
         return;

@@ -57,7 +57,7 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
     }
     if (start) {
         if (pkt->reth.len > SV_MAX_RETH_LEN ||
-            (pkt->reth.len && sv_rkey_check(qp->ctx, qp->pd, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
+            (pkt->reth.len && sv_rkey_check(qp, pkt->reth.rkey, pkt->reth.va, pkt->reth.len,
                                             IBV_ACCESS_REMOTE_WRITE) != SV_MEM_OK)) {
             sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
                 qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
@@ -69,7 +69,7 @@ void sv_resp_uc(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t m)
         r->resid = r->write_len = pkt->reth.len;
     }
     if (pkt->payload_len > r->resid || (end && pkt->payload_len != r->resid) ||
-        (pkt->payload_len && sv_rkey_write(qp->ctx, qp->pd, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK)) {
+        (pkt->payload_len && sv_rkey_write(qp, r->rkey, r->va, pkt->payload, pkt->payload_len) != SV_MEM_OK)) {
         sv_note(qp->ctx->ep, SV_CNT_RCVD_DROPPED, "UC QP 0x%x: %s PSN 0x%06x dropped (broken message, rights or length)",
                 qp->ibqp.qp_num, sv_opcode_name(pkt->opcode), pkt->psn);
         uc_abandon(qp);
