@@ -1,12 +1,18 @@
-/* softverbs benchmark through the public libibverbs API: one process, two softverbs devices.
+/* softverbs benchmark through the public libibverbs API: one process, two softverbs devices,
+ * each measurement next to its plain-UDP baseline on the same addresses (sv_bench_udp.c):
  *   (a) RC bring-up rate: QP pairs created and taken RESET->INIT->RTR->RTS at both ends per second
- *   (b) SEND round-trip latency: a message ping-ponged between the two devices, p50/p99
+ *   (b) SEND round-trip latency: a message ping-ponged between the two devices, p50/p99, against
+ *       a UDP ping-pong of the same payload
+ *   (c) SEND bandwidth: 64 KiB SENDs streamed from A to B, against a UDP stream of datagrams the
+ *       size of one softverbs packet (path MTU 1024 + 16 bytes of BTH and ICRC)
  * Build and run: make -C native bench   (links the built softverbs libibverbs.so.1, not internals)
- * Usage: sv_bench [-p pairs] [-n iterations] [-w warmup] [-s size[,size...]]
+ * Usage: sv_bench [-p pairs] [-n iterations] [-w warmup] [-s size[,size...]] [-t bandwidth_ms]
  * Devices: SOFTVERBS_DEVICES if set (its first two devices), else softverbs_configure() with
- * "bencha@127.0.0.1,benchb@127.0.0.2". */
+ * "bencha@127.X.Y.1,benchb@127.X.Y.2", X.Y from the pid (never another process's address). */
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +21,18 @@
 #include <unistd.h>
 
 #include "softverbs.h"
+#include "sv_bench.h"
 
-#define DEFAULT_DEVICES   "bencha@127.0.0.1,benchb@127.0.0.2"
 #define PORT              1
 #define GID_INDEX         3           /* IPv4-mapped RoCE v2 GID, as ibv_rc_pingpong -g 3 */
-#define PATH_MTU          IBV_MTU_1024
+#define PATH_MTU          IBV_MTU_1024   /* BENCH_MTU bytes */
 #define CQ_DEPTH          256
 #define QP_DEPTH          16
 #define MAX_MSG           65536
 #define BATCH             100         /* bring-up: pairs alive at once before they are destroyed */
 #define OP_TIMEOUT_NS     (5LL * 1000 * 1000 * 1000)
+#define BW_MSG            65536       /* bandwidth: bytes per SEND */
+#define BW_OUTSTANDING    8           /* bandwidth: SENDs in flight (receives: QP_DEPTH) */
 
 struct side {
     struct ibv_context *ctx;
@@ -33,28 +41,29 @@ struct side {
     struct ibv_mr *mr;
     uint8_t *buf;
     union ibv_gid gid;
+    char ip[16];                      /* from the IPv4-mapped GID */
 };
 
-static int64_t now_ns(void)
+int64_t now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void die(const char *what, int err)
+void die(const char *what, int err)
 {
     fprintf(stderr, "sv_bench: %s: %s\n", what, strerror(err));
     exit(1);
 }
 
-static int cmp_i64(const void *a, const void *b)
+int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
 
-static double pct_us(const int64_t *sorted, size_t n, double p)
+double pct_us(const int64_t *sorted, size_t n, double p)
 {
     size_t i = (size_t)(p * (double)(n - 1) + 0.5);
     return (double)sorted[i] / 1000.0;
@@ -81,6 +90,7 @@ static void open_side(struct ibv_device *dev, struct side *s)
     int rc = ibv_query_gid(s->ctx, PORT, GID_INDEX, &s->gid);
     if (rc)
         die("ibv_query_gid", rc < 0 ? errno : rc);
+    snprintf(s->ip, sizeof s->ip, "%u.%u.%u.%u", s->gid.raw[12], s->gid.raw[13], s->gid.raw[14], s->gid.raw[15]);
 }
 
 static void close_side(struct side *s)
@@ -228,14 +238,16 @@ static void bench_latency(struct side *a, struct side *b, const uint32_t *sizes,
     struct ibv_qp *qa = create_rc_qp(a), *qb = create_rc_qp(b);
     connect_qp(qa, qb->qp_num, &b->gid, 100, 200);
     connect_qp(qb, qa->qp_num, &a->gid, 200, 100);
-    int64_t *rtt = calloc((size_t)iters, sizeof *rtt);
-    if (!rtt)
+    int64_t *rtt = calloc((size_t)iters, sizeof *rtt), *udp = calloc((size_t)iters, sizeof *udp);
+    if (!rtt || !udp)
         die("calloc", ENOMEM);
-    printf("\nSEND round trip: A sends, B receives and sends back, A receives (RC, signaled, polling)\n");
-    printf("  %8s %8s %10s %10s %10s %10s %10s\n", "size_B", "iters", "p50_us", "p99_us", "mean_us", "min_us", "max_us");
+    printf("\nSEND round trip: A sends, B receives and sends back, A receives (RC, signaled, polling),\n"
+           "against a UDP ping-pong of the same payload between the same addresses (one thread, polling)\n");
+    printf("  %8s %8s %10s %10s %10s %10s %10s %10s %12s\n", "size_B", "iters", "p50_us", "p99_us", "mean_us",
+           "udp_p50", "udp_p99", "udp_mean", "p50_vs_udp");
     for (int si = 0; si < nsizes; si++) {
         uint32_t size = sizes[si];
-        int64_t sum = 0;
+        int64_t sum = 0, usum = 0;
         for (int i = -warmup; i < iters; i++) {
             post_recv(a, qa, size);
             post_recv(b, qb, size);
@@ -255,14 +267,110 @@ static void bench_latency(struct side *a, struct side *b, const uint32_t *sizes,
         for (int64_t end = now_ns() + 100000000LL; now_ns() < end;)
             if (ibv_poll_cq(a->cq, 4, wc) <= 0 && ibv_poll_cq(b->cq, 4, wc) <= 0)
                 break;
+        udp_pingpong(a->ip, b->ip, size, iters, warmup, udp);
+        for (int i = 0; i < iters; i++)
+            usum += udp[i];
         qsort(rtt, (size_t)iters, sizeof *rtt, cmp_i64);
-        printf("  %8u %8d %10.1f %10.1f %10.1f %10.1f %10.1f\n", size, iters, pct_us(rtt, (size_t)iters, 0.50),
-               pct_us(rtt, (size_t)iters, 0.99), (double)sum / iters / 1000.0, (double)rtt[0] / 1000.0,
-               (double)rtt[iters - 1] / 1000.0);
+        qsort(udp, (size_t)iters, sizeof *udp, cmp_i64);
+        printf("  %8u %8d %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %11.2fx\n", size, iters,
+               pct_us(rtt, (size_t)iters, 0.50), pct_us(rtt, (size_t)iters, 0.99), (double)sum / iters / 1000.0,
+               pct_us(udp, (size_t)iters, 0.50), pct_us(udp, (size_t)iters, 0.99), (double)usum / iters / 1000.0,
+               pct_us(rtt, (size_t)iters, 0.50) / pct_us(udp, (size_t)iters, 0.50));
     }
     free(rtt);
+    free(udp);
     ibv_destroy_qp(qa);
     ibv_destroy_qp(qb);
+}
+
+struct bw_sender {
+    struct side *s;
+    struct ibv_qp *qp;
+    atomic_bool stop;
+};
+
+/* Keeps BW_OUTSTANDING SENDs of BW_MSG bytes in flight until told to stop. */
+static void *bw_send(void *arg)
+{
+    struct bw_sender *t = arg;
+    int outstanding = 0;
+    struct ibv_wc wc[16];
+    while (!atomic_load(&t->stop) || outstanding > 0) {
+        while (!atomic_load(&t->stop) && outstanding < BW_OUTSTANDING) {
+            post_send(t->s, t->qp, BW_MSG);
+            outstanding++;
+        }
+        int n = ibv_poll_cq(t->s->cq, 16, wc);
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != IBV_WC_SUCCESS) {
+                fprintf(stderr, "sv_bench: bandwidth send: %s\n", ibv_wc_status_str(wc[i].status));
+                exit(1);
+            }
+            outstanding--;
+        }
+    }
+    return NULL;
+}
+
+static void bench_bandwidth(struct side *a, struct side *b, int ms)
+{
+    struct ibv_qp *qa = create_rc_qp(a), *qb = create_rc_qp(b);
+    connect_qp(qa, qb->qp_num, &b->gid, 300, 400);
+    connect_qp(qb, qa->qp_num, &a->gid, 400, 300);
+    for (int i = 0; i < QP_DEPTH; i++)
+        post_recv(b, qb, BW_MSG);
+    struct bw_sender t = {.s = a, .qp = qa};
+    pthread_t th;
+    if (pthread_create(&th, NULL, bw_send, &t))
+        die("pthread_create", EAGAIN);
+    uint64_t bytes = 0, msgs = 0;
+    int64_t first = 0, last = 0, end = now_ns() + (int64_t)ms * 1000000LL;
+    struct ibv_wc wc[16];
+    while (now_ns() < end) {
+        int n = ibv_poll_cq(b->cq, 16, wc);
+        for (int i = 0; i < n; i++) {
+            if (wc[i].status != IBV_WC_SUCCESS) {
+                fprintf(stderr, "sv_bench: bandwidth receive: %s\n", ibv_wc_status_str(wc[i].status));
+                exit(1);
+            }
+            int64_t now = now_ns();
+            if (msgs++)
+                bytes += wc[i].byte_len;   /* the first one only starts the clock */
+            else
+                first = now;
+            last = now;
+            post_recv(b, qb, BW_MSG);
+        }
+    }
+    atomic_store(&t.stop, true);
+    pthread_join(th, NULL);
+    double secs = (double)(last - first) / 1e9;
+    double sv_pps = secs > 0 ? (double)bytes / BENCH_MTU / secs : 0;
+    double udp_pps = udp_stream(a->ip, b->ip, BENCH_MTU + BENCH_ROCE_HDR, ms);
+    printf("\nSEND bandwidth: %d-byte SENDs from A to B (%d in flight), against a UDP stream of %d-byte\n"
+           "datagrams (one softverbs packet: path MTU %d + BTH + ICRC), sender and receiver threads\n",
+           BW_MSG, BW_OUTSTANDING, BENCH_MTU + BENCH_ROCE_HDR, BENCH_MTU);
+    printf("  %12s %12s %12s %12s %12s\n", "sv_MB/s", "sv_pkt/s", "udp_MB/s", "udp_pkt/s", "sv_vs_udp");
+    printf("  %12.1f %12.0f %12.1f %12.0f %11.2fx\n", sv_pps * BENCH_MTU / 1e6, sv_pps,
+           udp_pps * BENCH_MTU / 1e6, udp_pps, udp_pps > 0 ? sv_pps / udp_pps : 0);
+    ibv_destroy_qp(qa);
+    ibv_destroy_qp(qb);
+}
+
+/* The devices' loss and retry counters after the run: a clean run has no drops or retries. */
+static void print_counters(struct side *s, const char *label)
+{
+    static const char *const shown[] = {"rcvd_sock_overflow", "send_err", "tx_sock_busy", "local_ack_timeout_err",
+                                        "completer_retry_err", "rcvd_seq_err", "duplicate_request", "tx_wait"};
+    const char *names[64];
+    uint64_t values[64];
+    int n = softverbs_query_counters(s->ctx, names, values, 64);
+    printf("  %s:", label);
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+        for (int i = 0; i < n && i < 64; i++)
+            if (!strcmp(names[i], shown[k]))
+                printf(" %s=%llu", shown[k], (unsigned long long)values[i]);
+    printf("\n");
 }
 
 static int parse_sizes(const char *arg, uint32_t *sizes, int max)
@@ -284,26 +392,32 @@ static int parse_sizes(const char *arg, uint32_t *sizes, int max)
 
 int main(int argc, char **argv)
 {
-    int pairs = 2000, iters = 10000, warmup = 1000, opt;
+    int pairs = 2000, iters = 10000, warmup = 1000, bw_ms = 2000, opt;
     uint32_t sizes[8] = { 8, 64, 1024, 4096 };
     int nsizes = 4;
-    while ((opt = getopt(argc, argv, "p:n:w:s:")) != -1) {
+    while ((opt = getopt(argc, argv, "p:n:w:s:t:")) != -1) {
         switch (opt) {
         case 'p': pairs = atoi(optarg); break;
         case 'n': iters = atoi(optarg); break;
         case 'w': warmup = atoi(optarg); break;
         case 's': nsizes = parse_sizes(optarg, sizes, 8); break;
+        case 't': bw_ms = atoi(optarg); break;
         default: nsizes = -1; break;
         }
     }
-    if (pairs < 1 || pairs > 1000000 || iters < 1 || iters > 10000000 || warmup < 0 || nsizes < 1) {
+    if (pairs < 1 || pairs > 1000000 || iters < 1 || iters > 10000000 || warmup < 0 || nsizes < 1 ||
+        bw_ms < 100 || bw_ms > 600000) {
         fprintf(stderr, "usage: sv_bench [-p pairs 1..1e6] [-n iterations 1..1e7] [-w warmup] "
-                        "[-s size[,size...] each 1..%d]\n", MAX_MSG);
+                        "[-s size[,size...] each 1..%d] [-t bandwidth_ms 100..600000]\n", MAX_MSG);
         return 2;
     }
     const char *env = getenv("SOFTVERBS_DEVICES");
     if (!env || !*env) {
-        if (softverbs_configure(DEFAULT_DEVICES) != 0) {
+        char spec[96];
+        unsigned pid = (unsigned)getpid();
+        snprintf(spec, sizeof spec, "bencha@127.%u.%u.1,benchb@127.%u.%u.2", 1 + (pid >> 8) % 254, pid & 0xFF,
+                 1 + (pid >> 8) % 254, pid & 0xFF);
+        if (softverbs_configure(spec) != 0) {
             fprintf(stderr, "sv_bench: softverbs_configure: %s\n", softverbs_last_error());
             return 2;
         }
@@ -319,10 +433,14 @@ int main(int argc, char **argv)
     open_side(devs[0], &a);
     open_side(devs[1], &b);
     srand48(4791);
-    printf("softverbs bench: devices %s and %s, path MTU 1024, GID index %d\n", ibv_get_device_name(devs[0]),
-           ibv_get_device_name(devs[1]), GID_INDEX);
+    printf("softverbs bench: devices %s (%s) and %s (%s), path MTU 1024, GID index %d\n",
+           ibv_get_device_name(devs[0]), a.ip, ibv_get_device_name(devs[1]), b.ip, GID_INDEX);
     bench_bringup(&a, &b, pairs);
     bench_latency(&a, &b, sizes, nsizes, iters, warmup);
+    bench_bandwidth(&a, &b, bw_ms);
+    printf("\nDevice counters after the run\n");
+    print_counters(&a, "A");
+    print_counters(&b, "B");
     close_side(&a);
     close_side(&b);
     ibv_free_device_list(devs);

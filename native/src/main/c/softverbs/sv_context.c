@@ -17,6 +17,7 @@
 #define SV_RECV_BUDGET    64                      /* datagrams per drain call */
 #define SV_RECV_ROUNDS    64                      /* drain calls per wake-up before timers run */
 #define SV_TX_RETRY_NS    (1000ull * 1000)        /* parked senders are retried at least every 1 ms */
+#define SV_APP_POLL_NS    (1000ull * 1000)        /* an application poll keeps the socket for 1 ms */
 
 static _Thread_local struct sv_context *t_progress_ctx;
 
@@ -45,9 +46,32 @@ void sv_ctx_timer_armed(struct sv_context *ctx, uint64_t when)
         ;
     if (t_progress_ctx == ctx)
         return;   /* it reads the hint before it sleeps again */
+    /* only a deadline before its planned wake-up needs a write (a syscall, and a wake-up of
+     * the progress thread on every message otherwise); an awake thread reads the hint itself */
+    uint64_t sleeping = atomic_load(&ctx->sleep_until);
+    if (sleeping == 0 || when >= sleeping)
+        return;
     uint64_t one = 1;
     ssize_t n = write(ctx->wake_fd, &one, sizeof one);
     (void)n;      /* EAGAIN only when the counter is saturated: it is readable anyway */
+}
+
+bool sv_ctx_poll_progress(struct sv_context *ctx)
+{
+    struct sv_endpoint *ep = ctx->ep;
+    atomic_store_explicit(&ep->app_poll_ns, sv_now_ns(), memory_order_relaxed);
+    int n = sv_recv_drain(ep, SV_RECV_BUDGET, false);
+    sv_ep_tx_resume(ep);
+    return n > 0;
+}
+
+void sv_ctx_poll_stopped(struct sv_context *ctx)
+{
+    if (atomic_exchange(&ctx->ep->app_poll_ns, 0) == 0 || t_progress_ctx == ctx)
+        return;
+    uint64_t one = 1;
+    ssize_t n = write(ctx->wake_fd, &one, sizeof one);
+    (void)n;
 }
 
 void sv_wait_acked(pthread_mutex_t *m, pthread_cond_t *cv, const uint32_t *done, const uint32_t *reported)
@@ -97,28 +121,43 @@ static void *progress_main(void *arg)
             wait = SV_IDLE_WAKEUP_NS;
         if (wait > SV_TX_RETRY_NS && atomic_load(&ctx->ep->wait_nonempty))
             wait = SV_TX_RETRY_NS;   /* a socket that was busy frees up without telling anyone */
+        /* an application thread busy-polling its CQ receives for the device: waking here too on
+         * every datagram would only cost the sender a wake-up and this thread a wasted read */
+        uint64_t app = atomic_load_explicit(&ctx->ep->app_poll_ns, memory_order_relaxed);
+        bool app_polls = app && now - app < SV_APP_POLL_NS;
+        if (app_polls && wait > app + SV_APP_POLL_NS - now)
+            wait = app + SV_APP_POLL_NS - now;
         struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
                               .tv_nsec = (long)(wait % 1000000000ull)};
         struct pollfd pfd[2] = {{.fd = ctx->ep->fd, .events = POLLIN},
                                 {.fd = ctx->wake_fd, .events = POLLIN}};
-        int n = ppoll(pfd, 2, &ts, NULL);
+        /* announce the wake-up time, then look at the hint once more: an arm that missed the
+         * announcement is seen here (both sides are sequentially consistent) */
+        atomic_store(&ctx->sleep_until, now + wait);
+        uint64_t late = atomic_load(&ctx->timer_hint);
+        if (late && late < now + wait)
+            ts = (struct timespec){0, 0};
+        int n = app_polls ? ppoll(&pfd[1], 1, &ts, NULL) : ppoll(pfd, 2, &ts, NULL);
+        atomic_store(&ctx->sleep_until, 0);
         if (n > 0 && (pfd[1].revents & POLLIN)) {
             uint64_t v;
             ssize_t r = read(ctx->wake_fd, &v, sizeof v);
             (void)r;
         }
-        /* everything that has arrived is processed before a timer is judged expired: an ACK
-         * waiting in the socket is not a lost one (bounded, so timers still run under a flood) */
-        if (n > 0 && (pfd[0].revents & POLLIN))
-            for (int i = 0; i < SV_RECV_ROUNDS && sv_recv_drain(ctx->ep, SV_RECV_BUDGET, true) == SV_RECV_BUDGET; i++)
-                ;
-        sv_ep_tx_resume(ctx->ep);   /* ACKs made room, or the wait timed out */
         uint64_t hint = atomic_exchange(&ctx->timer_hint, 0);
         if (hint && (!next || hint < next))
             next = hint;
         now = sv_now_ns();
-        if ((next && now >= next) || (!next && n == 0))
-            next = run_timers(ctx, now);
+        /* the QPs' timers are scanned when one is due, or once a second as a safety net */
+        bool due = (next && now >= next) || (!next && n == 0 && !app_polls);
+        /* everything that has arrived is processed before a timer is judged expired: an ACK
+         * waiting in the socket is not a lost one (bounded, so timers still run under a flood) */
+        if ((n > 0 && (pfd[0].revents & POLLIN)) || due)
+            for (int i = 0; i < SV_RECV_ROUNDS && sv_recv_drain(ctx->ep, SV_RECV_BUDGET, true) == SV_RECV_BUDGET; i++)
+                ;
+        sv_ep_tx_resume(ctx->ep);   /* ACKs made room, or the wait timed out */
+        if (due)
+            next = run_timers(ctx, sv_now_ns());
     }
     return NULL;
 }

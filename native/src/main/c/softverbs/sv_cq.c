@@ -255,17 +255,23 @@ int sv_poll_cq(struct ibv_cq *ibcq, int num_entries, struct ibv_wc *wc)
         return -EINVAL;
     struct sv_cq *cq = sv_cq(ibcq);
     int n = 0;
-    pthread_mutex_lock(&cq->lock);
-    while (n < num_entries && cq->count > 0) {
-        wc[n++] = cq->ring[cq->head];
-        cq->head = (cq->head + 1) % cq->slots;
-        cq->count--;
+    for (int pass = 0; pass < 2; pass++) {
+        pthread_mutex_lock(&cq->lock);
+        while (n < num_entries && cq->count > 0) {
+            wc[n++] = cq->ring[cq->head];
+            cq->head = (cq->head + 1) % cq->slots;
+            cq->count--;
+        }
+        if (cq->overflowed && cq->count < cq->slots)
+            cq->overflowed = false;
+        pthread_mutex_unlock(&cq->lock);
+        /* empty: receive for the device in this thread, as a NIC polled by its driver would
+         * deliver, then look again (no hand-off to the progress thread on the way) */
+        if (n > 0 || num_entries == 0 || !sv_ctx_poll_progress(cq->ctx))
+            break;
     }
-    if (cq->overflowed && cq->count < cq->slots)
-        cq->overflowed = false;
-    pthread_mutex_unlock(&cq->lock);
-    /* the "hardware" is a thread on the same CPUs: a busy-polling consumer that found nothing
-     * lets it run, instead of spinning through its time slice */
+    /* still nothing: a busy-polling consumer lets the other threads on these CPUs run instead
+     * of spinning through its time slice */
     if (n == 0)
         sched_yield();
     return n;
@@ -279,6 +285,7 @@ int sv_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
     pthread_mutex_lock(&cq->lock);
     cq->notify = solicited_only ? 2 : 1;
     pthread_mutex_unlock(&cq->lock);
+    sv_ctx_poll_stopped(cq->ctx);   /* about to sleep on the channel: the progress thread receives */
     return 0;
 }
 

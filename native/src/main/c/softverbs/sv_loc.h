@@ -151,6 +151,7 @@ struct sv_endpoint {
     pthread_mutex_t rx_lock;
     uint8_t *rx_buf;
     uint32_t rx_slot;
+    void *rx_batch;                  /* sv_recv.c's recvmmsg headers, made on first use */
     _Atomic uint32_t rx_ovfl_seen;   /* the kernel's drop count last seen (SO_RXQ_OVFL) */
     /* transmit pacing: RC request PSNs not yet acknowledged, summed over the device's QPs, stay
      * below tx_limit (sized so the peer's socket buffer holds them); a QP that finds the limit
@@ -160,6 +161,10 @@ struct sv_endpoint {
     pthread_mutex_t wait_lock;       /* the list below and qp->tx_waiting */
     struct sv_qp *wait_head, *wait_tail;
     atomic_bool wait_nonempty;
+    /* an application thread that polls an empty CQ receives for the device itself (no thread
+     * hand-off on the way to the completion); while it keeps doing so the progress threads
+     * leave the socket to it and only run timers (sv_context.c) */
+    _Atomic uint64_t app_poll_ns;    /* last such poll (monotonic), 0 = none or it went to sleep */
 };
 
 /* 0 or errno (EADDRINUSE when another process holds IP:4791, EADDRNOTAVAIL, ...). */
@@ -224,6 +229,7 @@ struct sv_context {
     pthread_t progress;
     atomic_bool stopping;
     _Atomic uint64_t timer_hint;   /* earliest deadline armed since the last look, 0 = none */
+    _Atomic uint64_t sleep_until;  /* the progress thread sleeps until then; 0 = it is awake */
     pthread_mutex_t obj_lock;    /* the lists below; taken before any QP lock */
     struct sv_qp *qps;
     struct sv_cq *cqs;
@@ -250,6 +256,12 @@ void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type,
 /* A QP timer was armed for `when`: the progress thread sleeps no longer than that. Cheap: the
  * thread rescans its QPs' timers only when one is due, not after every packet. */
 void sv_ctx_timer_armed(struct sv_context *ctx, uint64_t when);
+/* Called by ibv_poll_cq when the CQ is empty: receives and processes what has arrived for the
+ * context's device in the calling thread; true if anything was processed. */
+bool sv_ctx_poll_progress(struct sv_context *ctx);
+/* The application stops polling (it arms a CQ to sleep on its channel): the progress thread
+ * watches the socket again at once. */
+void sv_ctx_poll_stopped(struct sv_context *ctx);
 /* Waits until *done catches up with *reported (events acked), as ibv_destroy_* do; bounded
  * (SV_DESTROY_WAIT_MS) so a forgotten ack delays the destroy instead of hanging it forever. */
 #define SV_DESTROY_WAIT_MS 5000

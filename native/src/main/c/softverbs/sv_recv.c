@@ -3,6 +3,7 @@
  * that fails a check is dropped and counted - a hostile datagram never gets further. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -92,39 +93,59 @@ static void note_overflow(struct sv_endpoint *ep, const struct msghdr *mh)
     }
 }
 
+/* recvmmsg's headers for the endpoint's SV_RX_BATCH slots: set up once, only the fields the
+ * kernel writes back are reset per call. Belongs to the rx_lock holder. */
+struct sv_rx_batch {
+    struct mmsghdr msgs[SV_RX_BATCH];
+    struct iovec iov[SV_RX_BATCH];
+    struct sockaddr_in from[SV_RX_BATCH];
+    union { char buf[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr align; } ctl[SV_RX_BATCH];
+};
+
+static struct sv_rx_batch *rx_batch(struct sv_endpoint *ep)
+{
+    if (ep->rx_batch)
+        return ep->rx_batch;
+    struct sv_rx_batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    for (int i = 0; i < SV_RX_BATCH; i++) {
+        b->iov[i] = (struct iovec){.iov_base = ep->rx_buf + (size_t)i * ep->rx_slot, .iov_len = ep->rx_slot};
+        b->msgs[i].msg_hdr = (struct msghdr){.msg_name = &b->from[i], .msg_iov = &b->iov[i], .msg_iovlen = 1,
+                                             .msg_control = b->ctl[i].buf};
+    }
+    ep->rx_batch = b;
+    return b;
+}
+
 int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait)
 {
     if (wait)
         pthread_mutex_lock(&ep->rx_lock);
     else if (pthread_mutex_trylock(&ep->rx_lock) != 0)
         return 0;   /* another thread is on it */
-    struct mmsghdr msgs[SV_RX_BATCH];
-    struct iovec iov[SV_RX_BATCH];
-    struct sockaddr_in from[SV_RX_BATCH];
-    union { char buf[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr align; } ctl[SV_RX_BATCH];
+    struct sv_rx_batch *b = rx_batch(ep);
     int total = 0;
-    while (total < budget) {
+    while (b && total < budget) {
         int want = budget - total < SV_RX_BATCH ? budget - total : SV_RX_BATCH;
         for (int i = 0; i < want; i++) {
-            iov[i] = (struct iovec){.iov_base = ep->rx_buf + (size_t)i * ep->rx_slot, .iov_len = ep->rx_slot};
-            msgs[i].msg_hdr = (struct msghdr){.msg_name = &from[i], .msg_namelen = sizeof from[i],
-                                              .msg_iov = &iov[i], .msg_iovlen = 1,
-                                              .msg_control = ctl[i].buf, .msg_controllen = sizeof ctl[i].buf};
-            msgs[i].msg_len = 0;
+            b->msgs[i].msg_hdr.msg_namelen = sizeof b->from[i];
+            b->msgs[i].msg_hdr.msg_controllen = sizeof b->ctl[i].buf;
         }
         /* MSG_TRUNC: msg_len is the datagram's real length, so a long one is seen as such */
-        int n = recvmmsg(ep->fd, msgs, (unsigned int)want, MSG_DONTWAIT | MSG_TRUNC, NULL);
+        int n = recvmmsg(ep->fd, b->msgs, (unsigned int)want, MSG_DONTWAIT | MSG_TRUNC, NULL);
         if (n <= 0)
             break;   /* EAGAIN: drained */
         for (int i = 0; i < n; i++) {
-            note_overflow(ep, &msgs[i].msg_hdr);
-            size_t len = msgs[i].msg_len;
-            if (from[i].sin_family != AF_INET) {
+            note_overflow(ep, &b->msgs[i].msg_hdr);
+            size_t len = b->msgs[i].msg_len;
+            if (b->from[i].sin_family != AF_INET) {
                 sv_note(ep, SV_CNT_RCVD_MALFORMED, "non-IPv4 datagram (%zu bytes)", len);
                 continue;
             }
             /* longer than the slot: above the link MTU, refused by dispatch before any read */
-            dispatch(ep, (const uint8_t *)iov[i].iov_base, len, from[i].sin_addr.s_addr, ntohs(from[i].sin_port));
+            dispatch(ep, (const uint8_t *)b->iov[i].iov_base, len, b->from[i].sin_addr.s_addr,
+                     ntohs(b->from[i].sin_port));
         }
         total += n;
         if (n < want)

@@ -146,6 +146,7 @@ void sv_endpoint_release(struct sv_endpoint *ep)
     pthread_mutex_destroy(&ep->rx_lock);
     pthread_mutex_destroy(&ep->wait_lock);
     free(ep->rx_buf);
+    free(ep->rx_batch);
     free(ep);
 }
 
