@@ -57,7 +57,14 @@ static int start_poll(struct ibv_cq_ex *c, struct ibv_poll_cq_attr *attr)
     if (show_head(cq) == 0)
         return 0;
     pthread_mutex_unlock(&cq->lock);
-    sched_yield();   /* as sv_poll_cq: a busy poller lets the progress thread run */
+    /* as sv_poll_cq: receive for the device in this thread, then look again */
+    if (sv_ctx_poll_progress(cq->ctx)) {
+        pthread_mutex_lock(&cq->lock);
+        if (show_head(cq) == 0)
+            return 0;
+        pthread_mutex_unlock(&cq->lock);
+    }
+    sched_yield();   /* still empty: a busy poller lets the other threads run */
     return ENOENT;
 }
 
