@@ -3,7 +3,11 @@
 -- title: A host talked to a peer whose trace was not loaded
 -- explanation: The out-of-band messages show a peer, but no loaded trace is that peer, so every
 --   rule that compares the two ends (PSNs, MTUs, QPNs, timing) cannot run for its
---   connections. Only one side of the story is visible.
+--   connections. Only one side of the story is visible. In a recorded program (no out-of-band
+--   channel of ours) a QP connected to a QPN that no QP of the loaded traces has, at an address
+--   (GID/LID) no loaded trace has or on a host whose QPs none match, says the same: the peer
+--   process was not recorded, or its trace folder (OUT/<host-id>.<pid>/ for a second process)
+--   was not loaded.
 -- fix: Copy the peer's trace folder (OUT/<peer-host-id>/) next to this one and analyse the
 --   parent folder, or pass both folders.
 SELECT o.host, NULL::BIGINT AS qp,
@@ -15,3 +19,16 @@ WHERE o.oob_kind <> 'INVALID'
   AND NOT EXISTS (SELECT 1 FROM _oob_link l
                   WHERE (l.sender = o.host AND l.sender_peer = o.peer) OR (l.receiver = o.host AND l.receiver_peer = o.peer))
 GROUP BY o.host, o.peer
+UNION ALL
+SELECT r.host, r.qp_num::BIGINT,
+       list_filter([ev(r.host, s.dest_qp_num_seq)], lambda e: e.seq IS NOT NULL),
+       r.host || ' QP ' || hex24(r.qp_num) || ' is connected to QPN ' || hex24(r.dest_qp_num)
+           || CASE WHEN coalesce(r.is_global, false) THEN ' at GID ' || r.dgid ELSE ' at LID ' || r.dlid END
+           || CASE WHEN NOT EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = r.host AND x.handle = r.handle
+                                    AND x.create_seq = r.create_seq)
+                   THEN ', an address no loaded trace has' ELSE ', but no QP of the host(s) with that address matches' END
+           || ': the peer''s trace was not loaded (or the peer was not recorded)'
+FROM _qp_route r
+JOIN qp_settings s ON s.host = r.host AND s.handle = r.handle
+WHERE r.host IN (SELECT host FROM _dp_quiet_host) AND r.dest_qp_num IS NOT NULL AND r.qp_type IN (2, 3)
+  AND NOT EXISTS (SELECT 1 FROM qp_peers p WHERE p.host = r.host AND p.qp_num = r.qp_num)

@@ -1,13 +1,3 @@
--- _qp_handle: the QP number behind a QP handle, from the ibv_create_qp that returned it until
--- the next creation that returned the same handle (handles can be reused after a destroy).
--- An equality join on (host, handle) plus this range is much cheaper than an ASOF join.
-CREATE TABLE _qp_handle AS
-SELECT host, handle, create_seq, qp_num,
-       coalesce(lead(create_seq) OVER (PARTITION BY host, handle ORDER BY create_seq), 9223372036854775807) AS until_seq
-FROM (SELECT host, seq AS create_seq, handle, out_qp_num AS qp_num
-      FROM _call
-      WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_create_qp') AND ret = 0 AND handle <> 0);
-
 -- _call_ok: per verb, whether a call succeeded is "ret = 0" or "ret >= 0" (ibv_poll_cq
 -- returns a count).
 CREATE MACRO _call_ok(verb_name, r) AS (r = 0 OR (verb_name = 'ibv_poll_cq' AND r >= 0));

@@ -15,15 +15,6 @@ JOIN _oob_link back ON back.sender = m.receiver AND back.receiver = m.sender
 JOIN _params sb ON sb.host = m.receiver AND sb.direction = 'SENT' AND sb.peer = back.sender_peer AND sb.conn = sa.conn
 WHERE m.oob_kind = 'PARAMS';
 
--- _dest_qp_pair: QP pairs proven by the QPs themselves: each one's dest_qp_num is the other's
--- QPN (on hosts that talked out of band, or on any two hosts when nobody did).
-CREATE TABLE _dest_qp_pair AS
-SELECT a.host AS host_a, a.qp_num AS qp_a, b.host AS host_b, b.qp_num AS qp_b
-FROM qp_settings a
-JOIN qp_settings b ON b.host <> a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
-WHERE EXISTS (SELECT 1 FROM host_peers p WHERE (p.host, p.peer_host) IN ((a.host, b.host), (b.host, a.host)))
-   OR NOT EXISTS (SELECT 1 FROM host_peers);
-
 -- connection_pairs: one row per connection: the QP on each host (host_a sorts before host_b),
 -- matched by the out-of-band exchange ('oob'), by the programmed dest_qp_num
 -- ('dest_qp_num'), or both.
@@ -31,7 +22,7 @@ CREATE TABLE connection_pairs AS
 WITH candidates AS (
     SELECT host_a, qp_a, host_b, qp_b, conn, 'oob' AS method FROM _oob_qp_pair
     UNION ALL
-    SELECT host_a, qp_a, host_b, qp_b, NULL, 'dest_qp_num' FROM _dest_qp_pair),
+    SELECT host_a, qp_a, host_b, qp_b, NULL, method FROM _dest_qp_pair),
 oriented AS (
     SELECT CASE WHEN host_a < host_b THEN host_a ELSE host_b END AS host_a,
            CASE WHEN host_a < host_b THEN qp_a ELSE qp_b END AS qp_a,

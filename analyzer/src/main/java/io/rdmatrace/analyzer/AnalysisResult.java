@@ -16,13 +16,21 @@ import io.rdmatrace.analyzer.rule.RuleProblem;
  * @param outcomes      one per rule that was run, in rule order
  * @param ruleProblems  rule files that did not parse, bind or run
  * @param ruleNanos     wall time of running all rules
+ * @param clocks        the hosts whose clock offset was estimated (others are references or unknown)
  */
 public record AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
-        List<RuleProblem> ruleProblems, long ruleNanos) {
+        List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks) {
     public AnalysisResult {
         connections = List.copyOf(connections);
         outcomes = List.copyOf(outcomes);
         ruleProblems = List.copyOf(ruleProblems);
+        clocks = List.copyOf(clocks);
+    }
+
+    /** A result without clock estimates. */
+    public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
+            List<RuleProblem> ruleProblems, long ruleNanos) {
+        this(load, connections, outcomes, ruleProblems, ruleNanos, List.of());
     }
 
     /** All findings, most severe first, then by rule id, host, QP. */

@@ -29,7 +29,7 @@ public final class Analyzer {
         long ruleNanos = System.nanoTime() - start;
         List<RuleProblem> problems = new ArrayList<>(rules.problems());
         outcomes.stream().filter(RuleOutcome::failed).map(RuleOutcome::problem).forEach(problems::add);
-        return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos);
+        return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos, clocks(database));
     }
 
     private static final String CONNECTIONS_SQL = """
@@ -53,6 +53,23 @@ public final class Analyzer {
             }
         }
         return connections;
+    }
+
+    private static final String CLOCKS_SQL = """
+            SELECT host, reference_host, offset_ns, uncertainty_ns, samples, method
+            FROM host_clock_offset WHERE method IN ('oob-ntp', 'causality') ORDER BY host
+            """;
+
+    private static List<ClockEstimate> clocks(AnalysisDatabase database) throws SQLException {
+        List<ClockEstimate> clocks = new ArrayList<>();
+        try (PreparedStatement statement = database.connection().prepareStatement(CLOCKS_SQL);
+                ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                clocks.add(new ClockEstimate(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getString(6)));
+            }
+        }
+        return clocks;
     }
 
     /** The states a QP went through; every QP starts in RESET, whether or not a modify says so. */

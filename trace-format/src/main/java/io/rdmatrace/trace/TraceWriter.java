@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -28,6 +29,7 @@ public final class TraceWriter implements AutoCloseable {
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final long pid;
+    private final LongSupplier clock;
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
@@ -38,7 +40,8 @@ public final class TraceWriter implements AutoCloseable {
     private long stampThread;
     private String stampThreadName = "";
 
-    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, long pid) {
+    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, long pid, LongSupplier clock,
+                        long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
         this.hostId = hostId;
@@ -46,9 +49,9 @@ public final class TraceWriter implements AutoCloseable {
         this.appender = queue.createAppender();
         // guarded by this writer's lock instead of Chronicle's owner-thread check
         this.appender.singleThreadedCheckDisabled(true);
-        Instant now = Instant.now();
-        this.monoAtStart = System.nanoTime();
-        this.wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        this.clock = clock;
+        this.monoAtStart = clock.getAsLong();
+        this.wallAtStart = wallAtStart;
     }
 
     /**
@@ -66,8 +69,21 @@ public final class TraceWriter implements AutoCloseable {
      * recorded by the tracing libibverbs): every event header carries {@code pid}.
      */
     public static TraceWriter create(Path outDir, SessionInfo session, long pid) throws TraceException {
+        Instant now = Instant.now();
+        return create(outDir, session, pid, System::nanoTime, now.getEpochSecond() * 1_000_000_000L + now.getNano());
+    }
+
+    /**
+     * As {@link #create(Path, SessionInfo, long)} with another monotonic clock and the wall-clock
+     * time it starts at: for generators of synthetic traces that simulate time (several hosts,
+     * skewed clocks). An event's {@code monoNanos} is {@code clock}'s value, its {@code wallNanos}
+     * {@code wallNanosAtStart} plus the clock's advance since creation.
+     */
+    public static TraceWriter create(Path outDir, SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
+            throws TraceException {
         Objects.requireNonNull(outDir, "outDir");
         Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(clock, "clock");
         Path dir;
         try {
             dir = TraceLayout.hostFolder(outDir, session.hostId());
@@ -90,7 +106,7 @@ public final class TraceWriter implements AutoCloseable {
             throw new TraceException(TraceException.Problem.IO, dir,
                     "cannot create a Chronicle Queue in " + dir + ": " + e, e);
         }
-        TraceWriter w = new TraceWriter(dir, session.hostId(), q, pid);
+        TraceWriter w = new TraceWriter(dir, session.hostId(), q, pid, clock, wallNanosAtStart);
         try {
             w.writeSession(session);
         } catch (RuntimeException e) {
@@ -284,7 +300,7 @@ public final class TraceWriter implements AutoCloseable {
             EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, stampThread, stampThreadName);
             return;
         }
-        long mono = System.nanoTime();
+        long mono = clock.getAsLong();
         Thread t = Thread.currentThread();
         EventEncoder.header(b, nextSeq, mono, wallAtStart + (mono - monoAtStart), pid, t.getId(), t.getName());
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.ClockEstimate;
 import io.rdmatrace.analyzer.ConnectionSummary;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
@@ -42,6 +43,13 @@ final class TextReport implements ReportWriter {
             out.printf("  #%d %s  %s  matched by %s%n", c.pairId(), Lookup.connection(c), c.qpType(), c.matchedBy());
             out.printf("       %s: %s%n", c.hostA(), Lookup.states(c.statesA()));
             out.printf("       %s: %s%n", c.hostB(), Lookup.states(c.statesB()));
+        }
+        if (!result.clocks().isEmpty()) {
+            out.println();
+            out.println("Clocks");
+            for (ClockEstimate clock : result.clocks()) {
+                out.println("  clock offset " + clock.describe());
+            }
         }
         out.println();
         List<Finding> findings = result.findings();

@@ -1,0 +1,125 @@
+-- Connection pairing from the QPs' own settings, computed from the base tables (before the
+-- clock: the clock estimate of recorded programs is made from the pairs' traffic).
+
+-- _qp_handle: the QP number behind a QP handle, from the ibv_create_qp that returned it until
+-- the next creation that returned the same handle (handles can be reused after a destroy).
+-- An equality join on (host, handle) plus this range is much cheaper than an ASOF join.
+CREATE TABLE _qp_handle AS
+SELECT host, handle, create_seq, qp_num,
+       coalesce(lead(create_seq) OVER (PARTITION BY host, handle ORDER BY create_seq), 9223372036854775807) AS until_seq
+FROM (SELECT host, seq AS create_seq, handle, out_qp_num AS qp_num
+      FROM _call
+      WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_create_qp') AND ret = 0 AND handle <> 0);
+
+-- _host_address: what each host answers to: the GIDs of its tables (SESSION and ibv_query_gid
+-- answers, lower-case text) and its ports' LIDs (non-zero: InfiniBand).
+CREATE TABLE _host_address AS
+SELECT DISTINCT host, lower(gid) AS gid, NULL::BIGINT AS lid FROM _gid WHERE gid IS NOT NULL AND gid <> '::'
+UNION
+SELECT DISTINCT host, lower(out_gid), NULL FROM _call
+WHERE verb IN (SELECT code FROM _verb WHERE name IN ('ibv_query_gid', 'ibv_query_gid_ex')) AND ret = 0
+  AND out_gid IS NOT NULL AND out_gid <> '::'
+UNION
+SELECT DISTINCT host, NULL, lid FROM _port WHERE lid > 0
+UNION
+SELECT DISTINCT host, NULL, out_lid FROM _call
+WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_query_port') AND ret = 0 AND out_lid > 0;
+
+-- _qp_route: per created QP, where its last successful modifies point it: dest_qp_num and the
+-- address vector (GRH dgid or, without GRH, dlid).
+CREATE TABLE _qp_route AS
+WITH modified AS (
+    SELECT c.host, c.handle, c.seq, c.in_attr_mask AS mask, c.in_dest_qp_num, c.in_is_global, lower(c.in_dgid) AS dgid,
+           c.in_dlid
+    FROM _call c
+    WHERE c.verb = (SELECT code FROM _verb WHERE name = 'ibv_modify_qp') AND c.ret = 0)
+SELECT h.host, h.handle, h.create_seq, h.qp_num, any_value(cr.in_qp_type) AS qp_type,
+       arg_max(m.in_dest_qp_num, m.seq) FILTER (WHERE m.in_dest_qp_num IS NOT NULL) AS dest_qp_num,
+       arg_max(coalesce(m.in_is_global, false), m.seq) FILTER (WHERE (m.mask & 128) <> 0) AS is_global,
+       arg_max(m.dgid, m.seq) FILTER (WHERE (m.mask & 128) <> 0) AS dgid,
+       arg_max(m.in_dlid, m.seq) FILTER (WHERE (m.mask & 128) <> 0) AS dlid
+FROM _qp_handle h
+JOIN _call cr ON cr.host = h.host AND cr.seq = h.create_seq
+LEFT JOIN modified m ON m.host = h.host AND m.handle = h.handle AND m.seq > h.create_seq AND m.seq < h.until_seq
+GROUP BY h.host, h.handle, h.create_seq, h.qp_num;
+
+-- _qp_aims: QP (host, handle) addresses host target_host: its AV's dgid is one of that host's
+-- GIDs, or (no GRH) its dlid is one of that host's LIDs.
+CREATE TABLE _qp_aims AS
+SELECT DISTINCT r.host, r.handle, r.create_seq, a.host AS target_host
+FROM _qp_route r
+JOIN _host_address a ON a.host <> r.host
+ AND ((coalesce(r.is_global, false) AND a.gid = r.dgid) OR (NOT coalesce(r.is_global, false) AND r.dlid > 0 AND a.lid = r.dlid));
+
+-- _dest_qp_pair: QP pairs proven by the QPs themselves (host_a sorts first), with how:
+-- 'dest_qp_num': each one's dest_qp_num is the other's QPN (on hosts that talked out of band,
+--   or on any two hosts when nobody did); when a QP has several such candidates (QPNs repeat
+--   across devices) only those whose address vectors name the other's host (GID or LID) are
+--   kept.
+-- 'dest_qp_num (one side)' (no out-of-band channel only): one QP's dest_qp_num is the other's
+--   QPN, the other's is not, both address vectors name each other's host, and neither QP is
+--   otherwise paired: a connection with one end programmed wrong.
+-- 'remote_qpn' (no out-of-band channel only): a UD QP posted sends to the other's QPN through an
+--   address handle that names the other's host.
+CREATE TABLE _dest_qp_pair AS
+WITH no_oob AS (SELECT NOT EXISTS (SELECT 1 FROM host_peers) AS yes),
+mutual AS (
+    SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
+           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b,
+           (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = a.host AND x.handle = a.handle
+                    AND x.create_seq = a.create_seq AND x.target_host = b.host))::INTEGER
+         + (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = b.host AND x.handle = b.handle
+                    AND x.create_seq = b.create_seq AND x.target_host = a.host))::INTEGER AS score
+    FROM _qp_route a
+    JOIN _qp_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
+    WHERE EXISTS (SELECT 1 FROM host_peers p WHERE (p.host, p.peer_host) IN ((a.host, b.host), (b.host, a.host)))
+       OR (SELECT yes FROM no_oob)),
+best AS (
+    -- each QP's best score, whichever end of a candidate it is
+    SELECT host, handle, create_seq, max(score) AS best
+    FROM (SELECT host_a AS host, handle_a AS handle, create_a AS create_seq, score FROM mutual
+          UNION ALL
+          SELECT host_b, handle_b, create_b, score FROM mutual)
+    GROUP BY ALL),
+kept AS (
+    SELECT host_a, handle_a, create_a, qp_a, host_b, handle_b, create_b, qp_b, 'dest_qp_num' AS method
+    FROM mutual m
+    WHERE m.score = (SELECT best FROM best b WHERE b.host = m.host_a AND b.handle = m.handle_a AND b.create_seq = m.create_a)
+      AND m.score = (SELECT best FROM best b WHERE b.host = m.host_b AND b.handle = m.handle_b AND b.create_seq = m.create_b)),
+one_side AS (
+    SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
+           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
+    FROM _qp_route a
+    JOIN _qp_route b ON b.host <> a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num IS DISTINCT FROM a.qp_num
+                    AND a.qp_type = b.qp_type AND a.qp_type IN (2, 3)
+    JOIN _qp_aims xa ON xa.host = a.host AND xa.handle = a.handle AND xa.create_seq = a.create_seq AND xa.target_host = b.host
+    JOIN _qp_aims xb ON xb.host = b.host AND xb.handle = b.handle AND xb.create_seq = b.create_seq AND xb.target_host = a.host
+    WHERE (SELECT yes FROM no_oob)
+      AND NOT EXISTS (SELECT 1 FROM kept k WHERE (k.host_a, k.handle_a) IN ((a.host, a.handle), (b.host, b.handle))
+                                              OR (k.host_b, k.handle_b) IN ((a.host, a.handle), (b.host, b.handle)))),
+one_side_unique AS (
+    SELECT * FROM (SELECT *, count(*) OVER (PARTITION BY host_a, handle_a, create_a) AS na,
+                             count(*) OVER (PARTITION BY host_b, handle_b, create_b) AS nb FROM one_side)
+    WHERE na = 1 AND nb = 1),
+ud AS (
+    SELECT DISTINCT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
+           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
+    FROM (SELECT DISTINCT host, handle, ah, remote_qpn FROM _datapath
+          WHERE kind = 2 AND verb = 27 AND ret = 0 AND remote_qpn IS NOT NULL AND ah IS NOT NULL) s
+    JOIN _qp_route a ON a.host = s.host AND a.handle = s.handle AND a.qp_type = 4
+    JOIN (SELECT host, handle, in_is_global, lower(in_dgid) AS dgid, in_dlid FROM _call
+          WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_create_ah') AND ret = 0 AND handle <> 0) ah
+      ON ah.host = s.host AND ah.handle = s.ah
+    JOIN _host_address t ON t.host <> s.host
+     AND ((coalesce(ah.in_is_global, false) AND t.gid = ah.dgid) OR (NOT coalesce(ah.in_is_global, false) AND ah.in_dlid > 0 AND t.lid = ah.in_dlid))
+    JOIN _qp_route b ON b.host = t.host AND b.qp_num = s.remote_qpn AND b.qp_type = 4
+    WHERE (SELECT yes FROM no_oob))
+SELECT host_a, qp_a, host_b, qp_b, method FROM kept
+UNION ALL
+SELECT least(host_a, host_b), CASE WHEN host_a < host_b THEN qp_a ELSE qp_b END,
+       greatest(host_a, host_b), CASE WHEN host_a < host_b THEN qp_b ELSE qp_a END, 'dest_qp_num (one side)'
+FROM one_side_unique
+UNION
+SELECT least(host_a, host_b), CASE WHEN host_a < host_b THEN qp_a ELSE qp_b END,
+       greatest(host_a, host_b), CASE WHEN host_a < host_b THEN qp_b ELSE qp_a END, 'remote_qpn'
+FROM ud;
