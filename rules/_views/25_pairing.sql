@@ -105,7 +105,8 @@ ud AS (
     SELECT DISTINCT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
            b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
     FROM (SELECT DISTINCT host, handle, ah, remote_qpn FROM _datapath
-          WHERE kind = 2 AND verb = 27 AND ret = 0 AND remote_qpn IS NOT NULL AND ah IS NOT NULL) s
+          WHERE kind = 2 AND verb = 27 AND ret = 0 AND remote_qpn IS NOT NULL AND ah IS NOT NULL
+            AND (SELECT yes FROM no_oob)) s
     JOIN _qp_route a ON a.host = s.host AND a.handle = s.handle AND a.qp_type = 4
     JOIN (SELECT host, handle, in_is_global, lower(in_dgid) AS dgid, in_dlid FROM _call
           WHERE verb = (SELECT code FROM _verb WHERE name = 'ibv_create_ah') AND ret = 0 AND handle <> 0) ah
