@@ -99,7 +99,7 @@ final class DataCalls {
      * request the CALL describes. A format-1.0 trace of a longer list recorded only the first
      * request and the count: each one is replayed like the first, with consecutive wr_ids.
      */
-    private static List<WorkRequest> requests(CallEvent c) {
+    static List<WorkRequest> requests(CallEvent c) {
         List<WorkRequest> wrs = c.workRequests();
         int count = wrCount(c.in());
         if (!c.wrs().isEmpty() || wrs.size() != 1 || count <= 1) {
