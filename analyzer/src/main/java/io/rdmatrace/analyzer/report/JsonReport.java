@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.ClockEstimate;
 import io.rdmatrace.analyzer.ConnectionSummary;
 import io.rdmatrace.analyzer.Evidence;
 import io.rdmatrace.analyzer.Finding;
@@ -63,6 +64,18 @@ final class JsonReport implements ReportWriter {
             Json.field(out, false, "matched_by", Json.string(c.matchedBy()));
             Json.field(out, false, "states_a", strings(c.statesA()));
             Json.field(out, false, "states_b", strings(c.statesB()));
+            out.print("}");
+        }
+        out.print("],\"clocks\":[");
+        for (int i = 0; i < result.clocks().size(); i++) {
+            ClockEstimate c = result.clocks().get(i);
+            out.print(i == 0 ? "{" : ",{");
+            Json.field(out, true, "host", Json.string(c.host()));
+            Json.field(out, false, "reference_host", Json.string(c.referenceHost()));
+            Json.field(out, false, "offset_ns", Long.toString(c.offsetNs()));
+            Json.field(out, false, "uncertainty_ns", Long.toString(c.uncertaintyNs()));
+            Json.field(out, false, "samples", Long.toString(c.samples()));
+            Json.field(out, false, "method", Json.string(c.method()));
             out.print("}");
         }
         out.print("],\"findings\":[");

@@ -2,6 +2,8 @@ package io.rdmatrace.analyzer.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -18,6 +20,8 @@ import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.fixture.Analysis;
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.report.ReportFormat;
+import io.rdmatrace.analyzer.report.ReportOptions;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.trace.synth.RecordedProgramTrace;
 import io.rdmatrace.trace.synth.RecordedProgramTrace.Connection;
@@ -152,6 +156,14 @@ class RecordedProgramTest {
             assertThat(result.connections()).as("the connection is paired").hasSize(1);
             return Analysis.summary(result);
         }
+    }
+
+    private static String report(AnalysisResult result, ReportFormat format) {
+        StringWriter text = new StringWriter();
+        try (PrintWriter out = new PrintWriter(text)) {
+            format.writer().write(result, ReportOptions.DEFAULT, out);
+        }
+        return text.toString().replace("\r\n", "\n");
     }
 
     private static AnalysisResult analyze(AnalysisDatabase db, Path out) throws Exception {
