@@ -90,7 +90,9 @@ evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
     SELECT a.host, a.qp_num, 'not_ready', 'first send ' || round((a.p_rtr_ts_ns - f.ts_ns) / 1e6, 3) || ' ms before the peer RTR',
            [ev(a.host, f.seq), ev(a.p_host, a.p_rtr_seq)], NULL, NULL
     FROM _pair a JOIN _first_send f ON f.host = a.host AND f.qp_num = a.qp_num
-    WHERE a.p_rtr_ts_ns IS NULL OR a.p_rtr_ts_ns > f.ts_ns
+    -- later than the first send beyond the two clocks' error (a recorded program's unknown clock: never)
+    WHERE a.p_rtr_ts_ns IS NULL OR a.p_rtr_ts_ns > f.ts_ns + clock_slack_ns()
+          + (SELECT coalesce(sum(k.uncertainty_ns), 0) FROM host_clock_offset k WHERE k.host IN (a.host, a.p_host))
     UNION ALL
     SELECT a.host, a.qp_num, 'peer_error', 'peer QP in error since ' || e.host || '#' || e.seq || ' (' || e.what || ')',
            [ev(e.host, e.seq)], e.ts_ns, NULL
@@ -113,7 +115,8 @@ evidence(host, qp_num, cause, detail, evs, since_ns, before_ns) AS (
            list_filter([ev(a.host, f.recv_consuming_seq), ev(a.p_host, r.seq)], lambda e: e.seq IS NOT NULL), NULL, NULL
     FROM _pair a JOIN _first_send f ON f.host = a.host AND f.qp_num = a.qp_num
     LEFT JOIN _first_recv r ON r.host = a.p_host AND r.qp_num = a.p_qp_num
-    WHERE f.recv_consuming_seq IS NOT NULL AND (r.seq IS NULL OR r.ts_ns > f.recv_consuming_ts_ns)
+    WHERE f.recv_consuming_seq IS NOT NULL AND (r.seq IS NULL OR r.ts_ns > f.recv_consuming_ts_ns + clock_slack_ns()
+          + (SELECT coalesce(sum(k.uncertainty_ns), 0) FROM host_clock_offset k WHERE k.host IN (a.host, a.p_host)))
     UNION ALL
     SELECT host, qp_num, 'rnr_retry', 'rnr_retry ' || rnr_retry, [ev(host, rnr_retry_seq)], NULL, NULL
     FROM qp_settings WHERE rnr_retry < 7
