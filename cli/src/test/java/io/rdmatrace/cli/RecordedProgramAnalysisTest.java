@@ -1,0 +1,119 @@
+package io.rdmatrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.Analyzer;
+import io.rdmatrace.analyzer.ClockEstimate;
+import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.Severity;
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleCatalog;
+import io.rdmatrace.trace.EventHeader;
+import io.rdmatrace.trace.TraceReader;
+
+/**
+ * Unmodified ibv_rc_pingpong recorded on two softverbs "hosts" (9000-byte links) and analyzed with
+ * no out-of-band channel of ours: the connection is paired and the clock estimated from the
+ * traffic (checked against the truth: both processes stamp CLOCK_MONOTONIC, so their traces'
+ * wall-minus-monotonic difference is the real offset of their wall stamps), and the program's own
+ * options make faults that are diagnosed on the host that made them.
+ */
+class RecordedProgramAnalysisTest {
+
+    @Test
+    void cleanPingpong_pairedAndClockWithinItsBound(@TempDir Path work) throws Exception {
+        Path out = pingpong(work, List.of("-g", "3", "-n", "100"), List.of("-g", "3", "-n", "100"));
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).singleElement()
+                    .satisfies(c -> assertThat(c.matchedBy()).isEqualTo("dest_qp_num"));
+            assertThat(result.findings()).filteredOn(f -> f.severity() != Severity.INFO).isEmpty();
+            ClockEstimate clock = result.clocks().stream().filter(c -> c.host().equals("b")).findFirst().orElseThrow();
+            assertThat(clock.method()).isEqualTo("causality");
+            long truth = wallMinusMono(out.resolve("b")) - wallMinusMono(out.resolve("a"));
+            assertThat(Math.abs(clock.offsetNs() - truth)).as("%s; truth %d ns", clock.describe(), truth)
+                    .isLessThanOrEqualTo(clock.uncertaintyNs());
+            assertThat(clock.samples()).isGreaterThanOrEqualTo(200);
+        }
+    }
+
+    @Test
+    void pathMtu4096Against1024_onThe4096Side_gidIndex1_onThatSide(@TempDir Path work) throws Exception {
+        Path mtu = pingpong(work.resolve("mtu"), List.of("-g", "3", "-m", "1024", "-n", "5"),
+                List.of("-g", "3", "-m", "4096", "-n", "5"));
+        assertThat(findings(mtu)).contains("path-mtu-mismatch b").doesNotContain("path-mtu-mismatch a");
+        Path gid = pingpong(work.resolve("gid"), List.of("-g", "3", "-n", "5"), List.of("-g", "1", "-n", "5"));
+        assertThat(findings(gid)).contains("gid-index b").doesNotContain("gid-index a");
+    }
+
+    /** Records server a and client b; a server still waiting when the client is done gets Ctrl-C. */
+    private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
+        Path tool = requireTool("ibv_rc_pingpong");
+        Files.createDirectories(work);
+        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        String port = Integer.toString(RecordJvm.freeTcpPort());
+        Path out = work.resolve("trace");
+        List<String> a = new ArrayList<>(List.of("--soft", "--out", out.toString(), "--host-id", "a", "--", tool.toString(),
+                "-p", port));
+        a.addAll(serverArgs);
+        List<String> b = new ArrayList<>(List.of("--soft", "--out", out.toString(), "--host-id", "b", "--", tool.toString(),
+                "-p", port));
+        b.addAll(clientArgs);
+        b.add(ips.a());
+        try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000"), work, a)) {
+            server.awaitListening(Integer.parseInt(port));
+            try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000"), work, b)) {
+                client.await();
+            }
+            Thread.sleep(2_000); // let a finishing server finish
+            if (server.process().isAlive()) {
+                new ProcessBuilder("kill", "-INT", Long.toString(server.process().pid())).start().waitFor();
+            }
+            server.await();
+        }
+        return out;
+    }
+
+    /** "rule host" per finding. */
+    private static List<String> findings(Path out) throws Exception {
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).as("the connection is paired").hasSize(1);
+            return result.findings().stream().map((Finding f) -> f.ruleId() + " " + f.host()).toList();
+        }
+    }
+
+    private static AnalysisResult analyze(AnalysisDatabase db, Path out) throws Exception {
+        LoadReport load = db.load(List.of(out));
+        db.finishLoading();
+        return Analyzer.analyze(db, load, RuleCatalog.builtin());
+    }
+
+    private static long wallMinusMono(Path host) throws Exception {
+        EventHeader h = TraceReader.readAll(host).session().header();
+        return h.wallNanos() - h.monoNanos();
+    }
+
+    private static Path requireTool(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        assumeTrue(false, name + " is not installed (ibverbs-utils); this test runs in CI, which installs it");
+        return null;
+    }
+}
