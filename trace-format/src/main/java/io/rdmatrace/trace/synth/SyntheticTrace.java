@@ -29,7 +29,8 @@ import java.util.SplittableRandom;
  * makes one side wrong on purpose.
  *
  * <p>For tests and benchmarks of consumers (analyzer, printers); real traces come from
- * {@code rdmatrace capture}. Deterministic for a given {@link Spec}, except for timestamps.
+ * {@code rdmatrace capture}. {@link RecordedProgramTrace} writes the other kind: recorded
+ * programs without out-of-band or step events, on any number of hosts with skewed clocks. Deterministic for a given {@link Spec}, except for timestamps.
  */
 public final class SyntheticTrace {
 
