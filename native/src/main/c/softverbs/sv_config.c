@@ -3,7 +3,7 @@
  *
  *   SOFTVERBS_DEVICES = DEVICE[,DEVICE...]
  *   DEVICE            = NAME@IPV4[:KEY=VALUE...]
- *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | quirk
+ *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | gid | quirk
  *
  * The config is re-read at every ibv_get_device_list; a malformed one is refused as a whole
  * with a message naming the bad part. */
@@ -167,11 +167,20 @@ static int parse_option(struct sv_devcfg *d, char *opt, char *why, size_t whylen
             snprintf(why, whylen, "bad hw_ver '%s' (a number)", v);
             return EINVAL;
         }
+    } else if (!strcmp(k, "gid")) {
+        if (!strcmp(v, "mlx5")) {
+            d->gid_layout = SV_GID_LAYOUT_MLX5;
+        } else if (!strcmp(v, "rxe")) {
+            d->gid_layout = SV_GID_LAYOUT_RXE;
+        } else {
+            snprintf(why, whylen, "bad gid '%s' (GID table layout: mlx5 or rxe)", v);
+            return EINVAL;
+        }
     } else if (!strcmp(k, "quirk")) {
         return parse_quirk(d, v, why, whylen);
     } else {
         snprintf(why, whylen, "unknown option '%s' (known: mtu, fw, vendor_id, vendor_part, "
-                 "hw_ver, quirk)", k);
+                 "hw_ver, gid, quirk)", k);
         return EINVAL;
     }
     return 0;

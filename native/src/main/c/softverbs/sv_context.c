@@ -187,6 +187,12 @@ static int sv_query_device_ex(struct ibv_context *context, const struct ibv_quer
         return EINVAL;
     memset(attr, 0, attr_size);
     sv_device_attr(ctx->dev, &attr->orig_attr);
+    /* the extended fields the caller's struct has room for; everything else stays 0 (no ODP,
+     * TSO, RSS, timestamps, packet pacing, tag matching, device memory) */
+    if (attr_size >= offsetof(struct ibv_device_attr_ex, device_cap_flags_ex) + sizeof attr->device_cap_flags_ex)
+        attr->device_cap_flags_ex = (uint32_t)attr->orig_attr.device_cap_flags;   /* legacy: the low 32 bits */
+    if (attr_size >= offsetof(struct ibv_device_attr_ex, phys_port_cnt_ex) + sizeof attr->phys_port_cnt_ex)
+        attr->phys_port_cnt_ex = attr->orig_attr.phys_port_cnt;
     return 0;
 }
 

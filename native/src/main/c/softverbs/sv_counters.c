@@ -69,8 +69,12 @@ static int port_file(const struct sv_device *dev, const char *f, char *buf, size
                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
                    r[14], r[15]);
     }
-    if (sscanf(f, "gid_attrs/types/%u", &index) == 1 && index < SV_GID_POPULATED)
-        return put(buf, size, "%s", (index & 1) ? "RoCE v2" : "IB/RoCE v1");
+    if (sscanf(f, "gid_attrs/types/%u", &index) == 1 && index < (unsigned)sv_device_gid_count(dev)) {
+        union ibv_gid gid;
+        int v2 = 0;
+        sv_device_gid(dev, (int)index, &gid, &v2);
+        return put(buf, size, "%s", v2 ? "RoCE v2" : "IB/RoCE v1");
+    }
     if (sscanf(f, "hw_counters/%63s", name) == 1) {
         struct sv_endpoint *ep = sv_endpoint_find(dev->cfg.ip_be);
         for (int i = 0; i < SV_CNT__COUNT; i++)

@@ -124,16 +124,24 @@ int ibv_get_device_index(struct ibv_device *device)
     return dev->index;
 }
 
-/* ---- GIDs: 0 fe80::EUI-64 RoCE v1, 1 same v2, 2 ::ffff:IP v1, 3 same v2 ---- */
+/* ---- GIDs. mlx5 (default): 0 fe80::EUI-64 RoCE v1, 1 same v2, 2 ::ffff:IP v1, 3 same v2.
+ *      rxe (gid=rxe): 0 fe80::EUI-64 RoCE v2, 1 ::ffff:IP RoCE v2 (rxe has no RoCE v1). ---- */
+
+int sv_device_gid_count(const struct sv_device *dev)
+{
+    return dev->cfg.gid_layout == SV_GID_LAYOUT_RXE ? 2 : 4;
+}
 
 int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2)
 {
     if (index < 0 || index >= SV_GID_TBL_LEN)
         return EINVAL;
     memset(gid, 0, sizeof *gid);
-    if (index >= SV_GID_POPULATED)
+    if (index >= sv_device_gid_count(dev))
         return ENODATA;    /* what the kernel's GID cache says for an empty slot */
-    if (index < 2) {
+    bool rxe = dev->cfg.gid_layout == SV_GID_LAYOUT_RXE;
+    bool link_local = rxe ? index == 0 : index < 2;
+    if (link_local) {
         gid->raw[0] = 0xFE;
         gid->raw[1] = 0x80;
         memcpy(&gid->raw[8], &dev->guid_be, 8);
@@ -143,7 +151,7 @@ int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, in
         memcpy(&gid->raw[12], &dev->cfg.ip_be, 4);
     }
     if (roce_v2)
-        *roce_v2 = index & 1;
+        *roce_v2 = rxe ? 1 : (index & 1);
     return 0;
 }
 
@@ -214,7 +222,7 @@ int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t g
         return EOPNOTSUPP;
     if (port_num != SV_PORT_NUM || gid_index >= SV_GID_TBL_LEN)
         return EINVAL;
-    if (gid_index >= SV_GID_POPULATED)
+    if (gid_index >= (uint32_t)sv_device_gid_count(ctx->dev))
         return ENODATA;
     fill_gid_entry(ctx->dev, gid_index, entry);
     return 0;
@@ -228,11 +236,12 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *
         return -EINVAL;
     if (flags)
         return -EOPNOTSUPP;
-    if (max_entries < SV_GID_POPULATED)
+    uint32_t n = (uint32_t)sv_device_gid_count(ctx->dev);
+    if (max_entries < n)
         return -EINVAL;
-    for (uint32_t i = 0; i < SV_GID_POPULATED; i++)
+    for (uint32_t i = 0; i < n; i++)
         fill_gid_entry(ctx->dev, i, (struct ibv_gid_entry *)((char *)entries + i * entry_size));
-    return SV_GID_POPULATED;
+    return n;
 }
 
 /* ---- P_Key table: one entry, 0xFFFF ---- */

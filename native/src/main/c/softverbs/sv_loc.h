@@ -51,8 +51,7 @@ static inline uint32_t sv_roundup_pow2(uint32_t v)
 #define SV_MAX_SRQ_WR       (1u << 20)
 #define SV_MAX_SRQ_SGE      27
 #define SV_MAX_MSG_SZ       (1u << 31)
-#define SV_GID_TBL_LEN      1024   /* like rxe; only entries 0-3 are populated */
-#define SV_GID_POPULATED    4
+#define SV_GID_TBL_LEN      1024   /* like rxe; only the first entries are populated */
 #define SV_PKEY_TBL_LEN     1      /* index 0 = 0xFFFF; pkey_index 1 is the classic wrong one */
 #define SV_DEFAULT_PKEY     0xFFFFu
 #define SV_PORT_NUM         1
@@ -72,6 +71,12 @@ enum sv_quirk {
     SV_QUIRK_RETRY7_INFINITE     = 1u << 3, /* rxe: retry_cnt 7 never runs out */
 };
 
+/* GID table personalities (key gid=): which entries the table holds, from index 0. */
+enum sv_gid_layout {
+    SV_GID_LAYOUT_MLX5,         /* link-local v1, v2, IPv4-mapped v1, v2 (a RoCE NIC's cache) */
+    SV_GID_LAYOUT_RXE,          /* RoCE v2 only: link-local, IPv4-mapped (Soft-RoCE) */
+};
+
 struct sv_devcfg {
     char name[IBV_SYSFS_NAME_MAX];
     uint32_t ip_be;             /* IPv4, network order */
@@ -80,6 +85,7 @@ struct sv_devcfg {
     uint32_t vendor_id, vendor_part_id, hw_ver;
     uint32_t quirks;            /* enum sv_quirk bits */
     uint32_t vendor_err;        /* with SV_QUIRK_VENDOR_ERR */
+    enum sv_gid_layout gid_layout;
 };
 
 struct sv_devcfg_list {
@@ -114,8 +120,12 @@ struct sv_device {
 struct sv_device *sv_device_of(struct ibv_device *ibdev);
 void sv_device_put(struct sv_device *dev);
 void sv_device_get(struct sv_device *dev);
-/* GID table entry: 0/1 = link-local (RoCE v1/v2), 2/3 = IPv4-mapped (v1/v2). 0 or errno. */
+/* GID table entry of the device's layout (mlx5: 0/1 = link-local RoCE v1/v2, 2/3 = IPv4-mapped
+ * v1/v2; rxe: 0 = link-local v2, 1 = IPv4-mapped v2). 0, ENODATA (empty slot, zero GID) or
+ * EINVAL (past the table). */
 int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2);
+/* Populated entries, from index 0. */
+int sv_device_gid_count(const struct sv_device *dev);
 /* IPv4 address (network order) of an IPv4-mapped GID; false if the GID is not one. */
 bool sv_gid_to_ipv4(const union ibv_gid *gid, uint32_t *ip_be);
 void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *attr);
@@ -379,6 +389,8 @@ struct sv_cq *sv_cq_create(struct sv_context *ctx, int cqe, void *cq_context,
                            struct ibv_comp_channel *channel, int comp_vector);
 /* sv_cq_ex.c: verbs_context.create_cq_ex */
 struct ibv_cq_ex *sv_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr);
+/* sv_cq_purge.c: drops every completion of QP qp_num (QP -> RESET); returns how many. */
+uint32_t sv_cq_purge_qp(struct sv_cq *cq, uint32_t qp_num);
 
 /* ======================================================================================
  * sv_srq.c and the receive queue shared by QPs and SRQs

@@ -68,8 +68,12 @@ static int check_attrs(struct sv_qp *qp, const struct ibv_qp_attr *a, uint32_t m
 
 static void reset_transport(struct sv_qp *qp)
 {
-    /* ->RESET: queues emptied without completions, PSN state forgotten (rxe_qp_reset) */
+    /* ->RESET: queues emptied without completions, PSN state forgotten (rxe_qp_reset), and
+     * the QP's completions still in its CQs purged, as mlx5 does (__mlx5_cq_clean) */
     qp->sq.head = qp->sq.tail = 0;
+    sv_cq_purge_qp(qp->scq, qp->ibqp.qp_num);
+    if (qp->rcq != qp->scq)
+        sv_cq_purge_qp(qp->rcq, qp->ibqp.qp_num);
     if (!qp->srq) {
         pthread_mutex_lock(&qp->rq.lock);
         qp->rq.head = qp->rq.tail = 0;
