@@ -1,5 +1,6 @@
 package io.rdmatrace.cli;
 
+import io.rdmatrace.trace.TraceLayout;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -136,7 +137,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         for (Path f : files) {
             String n = f.getFileName().toString();
-            if (!Files.isRegularFile(f) || !(n.endsWith(".cq4") || n.endsWith(".cq4t") || n.equals("metadata.cq4t"))) {
+            if (!Files.isRegularFile(f) || !TraceLayout.isTraceFile(n)) {
                 throw new EnvironmentException(dir + " holds " + n + ", which is not part of a trace; not deleting it");
             }
         }

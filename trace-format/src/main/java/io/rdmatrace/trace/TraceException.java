@@ -31,10 +31,14 @@ public final class TraceException extends IOException {
         UNSUPPORTED_VERSION,
         /** the SESSION document could not be decoded */
         CORRUPT_SESSION,
+        /** the queue's files are damaged (truncated, damaged header) and no event could be recovered */
+        DAMAGED,
         /** no host folders found under a parent folder */
         NO_TRACES,
         /** the writer's target folder already holds a trace */
         ALREADY_EXISTS,
+        /** another live writer holds the folder's writer lock */
+        LOCKED,
         /** a host id that cannot be a folder name */
         BAD_HOST_ID,
         /** an operating-system or Chronicle error */

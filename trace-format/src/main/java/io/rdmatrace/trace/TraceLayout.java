@@ -59,6 +59,14 @@ public final class TraceLayout {
         }
     }
 
+    /** The writer lock file every host folder gets (see {@link WriterLock}); part of a trace's files. */
+    public static final String WRITER_LOCK_FILE = WriterLock.FILE_NAME;
+
+    /** True for the files a trace folder is made of: Chronicle's data and metadata files and the writer lock. */
+    public static boolean isTraceFile(String name) {
+        return name.endsWith(QUEUE_FILE_SUFFIX) || name.endsWith(".cq4t") || name.equals(WRITER_LOCK_FILE);
+    }
+
     /** Chronicle's queue metadata file, created when a queue is opened for writing. */
     static final String METADATA_FILE = "metadata.cq4t";
 

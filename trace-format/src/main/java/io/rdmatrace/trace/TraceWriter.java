@@ -27,6 +27,8 @@ public final class TraceWriter implements AutoCloseable {
     private final Path folder;
     private final String hostId;
     private final SingleChronicleQueue queue;
+    /** Held from create to close: no second writer can open this folder meanwhile. */
+    private final WriterLock lock;
     private final ExcerptAppender appender;
     private final long pid;
     private final LongSupplier clock;
@@ -40,10 +42,11 @@ public final class TraceWriter implements AutoCloseable {
     private long stampThread;
     private String stampThreadName = "";
 
-    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, long pid, LongSupplier clock,
+    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, WriterLock lock, long pid, LongSupplier clock,
                         long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
+        this.lock = lock;
         this.hostId = hostId;
         this.queue = queue;
         this.appender = queue.createAppender();
@@ -58,7 +61,8 @@ public final class TraceWriter implements AutoCloseable {
      * Creates {@code outDir/<session.hostId()>/} and its queue and writes the SESSION.
      *
      * @throws TraceException ALREADY_EXISTS when that folder already holds a trace (never
-     *                        appended to: one queue is one capture), BAD_HOST_ID, IO
+     *                        appended to: one queue is one capture), LOCKED when another live
+     *                        writer holds the folder's {@link WriterLock}, BAD_HOST_ID, IO
      */
     public static TraceWriter create(Path outDir, SessionInfo session) throws TraceException {
         return create(outDir, session, ProcessHandle.current().pid());
@@ -90,27 +94,36 @@ public final class TraceWriter implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new TraceException(TraceException.Problem.BAD_HOST_ID, outDir, e.getMessage());
         }
-        if (TraceLayout.holdsQueueFiles(dir)) {
-            throw new TraceException(TraceException.Problem.ALREADY_EXISTS, dir,
-                    "trace folder " + dir + " already holds a trace; choose another --out or remove it first");
-        }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new TraceException(TraceException.Problem.IO, dir, "cannot create trace folder " + dir + ": " + e, e);
         }
+        WriterLock lock = WriterLock.acquire(dir);
         SingleChronicleQueue q;
         try {
+            if (TraceLayout.holdsQueueFiles(dir)) {
+                String last = lock.previousOwner();
+                throw new TraceException(TraceException.Problem.ALREADY_EXISTS, dir,
+                        "trace folder " + dir + " already holds a trace"
+                                + (last.isEmpty() ? "" : " (left by a capture that was killed: " + last + ")")
+                                + "; choose another --out or remove it first");
+            }
             q = TraceLayout.openForWrite(dir);
+        } catch (TraceException e) {
+            lock.close();
+            throw e;
         } catch (RuntimeException e) {
+            lock.close();
             throw new TraceException(TraceException.Problem.IO, dir,
                     "cannot create a Chronicle Queue in " + dir + ": " + e, e);
         }
-        TraceWriter w = new TraceWriter(dir, session.hostId(), q, pid, clock, wallNanosAtStart);
+        TraceWriter w = new TraceWriter(dir, session.hostId(), q, lock, pid, clock, wallNanosAtStart);
         try {
             w.writeSession(session);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             q.close();
+            lock.close();
             throw new TraceException(TraceException.Problem.IO, dir, "cannot write the SESSION to " + dir + ": " + e, e);
         }
         return w;
@@ -257,8 +270,12 @@ public final class TraceWriter implements AutoCloseable {
             append(EventKind.END, b -> EventEncoder.end(b, count));
         } finally {
             closed = true;
-            appender.close();
-            queue.close();
+            try {
+                appender.close();
+                queue.close();
+            } finally {
+                lock.close();
+            }
         }
     }
 
