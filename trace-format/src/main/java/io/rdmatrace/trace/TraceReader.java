@@ -1,6 +1,5 @@
 package io.rdmatrace.trace;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +9,6 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.core.io.ClosedIllegalStateException;
-import net.openhft.chronicle.core.io.ThreadingIllegalStateException;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * Streams one host's trace in sequence order, starting with its SESSION, and says how it ended
@@ -26,59 +19,100 @@ import net.openhft.chronicle.wire.DocumentContext;
  * batches from worker threads) must call {@link #singleThreadedCheckReset()} on the new thread
  * before reading, because Chronicle's tailer remembers its owner thread.
  *
- * <p>The queue is opened read-only: the reader never creates or changes files in the folder.
+ * <p>The reader never creates or changes files in the folder, and never trusts them: before
+ * Chronicle maps a queue, {@link QueueCheck} checks the data files' sizes and headers and the
+ * metadata file; a folder that fails (a truncated file, a damaged header, a missing metadata file)
+ * or that Chronicle fails on is read by framing the data files directly with bounded reads
+ * ({@link FramedFileSource}), and the outcome's detail says what was wrong. Nothing a file holds
+ * makes the reader throw anything but a {@link TraceException} at open.
  */
 public final class TraceReader implements AutoCloseable {
 
-    /** Documents beyond this size are corruption (a SESSION with a large GID table is a few KB). */
-    private static final long MAX_DOCUMENT = 64L << 20;
-
     private final Path folder;
-    private final SingleChronicleQueue queue;
-    private final ExcerptTailer tailer;
+    private final DocumentSource source;
     private final SessionEvent session;
     private final EventDecoder decoder;
-    /** Reused copy of the current document: decoding a plain array avoids per-byte Chronicle checks. */
-    private byte[] buffer = new byte[4096];
+    /** What was wrong with the folder's files when it was read by framing them directly; null otherwise. */
+    private final String damage;
     private boolean sessionReturned;
     private boolean endSeen;
     private long eventsRead;
     private long expectedSeq;
-    private long lastIndex = -1;
     private ReadOutcome outcome;
 
-    private TraceReader(Path folder, SingleChronicleQueue queue, ExcerptTailer tailer, SessionEvent session,
-                        EventDecoder decoder) {
+    private TraceReader(Path folder, DocumentSource source, SessionEvent session, String damage) {
         this.folder = folder;
-        this.queue = queue;
-        this.tailer = tailer;
+        this.source = source;
         this.session = session;
-        this.decoder = decoder;
-        this.lastIndex = tailer.lastReadIndex();
+        this.decoder = new EventDecoder(session.formatVersion());
+        this.damage = damage;
     }
 
     /**
      * Opens a host folder ({@code OUT/<host-id>/}).
      *
      * @throws TraceException NOT_FOUND, NOT_A_DIRECTORY, EMPTY, NOT_A_QUEUE, NOT_A_TRACE,
-     *                        NO_SESSION, UNSUPPORTED_VERSION, CORRUPT_SESSION
+     *                        NO_SESSION, UNSUPPORTED_VERSION, CORRUPT_SESSION, DAMAGED
      */
     public static TraceReader open(Path hostFolder) throws TraceException {
         Objects.requireNonNull(hostFolder, "hostFolder");
         checkFolder(hostFolder);
-        SingleChronicleQueue q;
-        try {
-            q = TraceLayout.openForRead(hostFolder);
-        } catch (RuntimeException e) {
-            throw new TraceException(TraceException.Problem.NOT_A_QUEUE, hostFolder,
-                    hostFolder + ": not a readable Chronicle Queue: " + e.getMessage(), e);
+        List<Path> files = TraceLayout.queueFiles(hostFolder);
+        List<String> problems = QueueCheck.problems(hostFolder, files);
+        if (problems.isEmpty()) {
+            TraceException refused;
+            String failure;
+            try {
+                return openWith(hostFolder, ChronicleSource.open(hostFolder), null);
+            } catch (TraceException e) {
+                if (e.problem() == TraceException.Problem.UNSUPPORTED_VERSION
+                        || e.problem() == TraceException.Problem.CORRUPT_SESSION) {
+                    throw e; // the files are fine, the trace is not ours to read
+                }
+                refused = e;
+                failure = e.getMessage();
+            } catch (Exception | InternalError | LinkageError | AssertionError e) {
+                // Chronicle also throws checked exceptions it does not declare (StreamCorruptedException)
+                refused = null;
+                failure = "Chronicle could not read the queue: " + e;
+            }
+            try {
+                return openWith(hostFolder, new FramedFileSource(files), failure);
+            } catch (TraceException e) {
+                throw refused != null ? refused : damaged(hostFolder, files, failure, e);
+            }
         }
+        String why = String.join("; ", problems);
         try {
-            ExcerptTailer t = q.createTailer();
-            SessionEvent s = readSession(hostFolder, t);
-            return new TraceReader(hostFolder, q, t, s, new EventDecoder(s.formatVersion()));
+            return openWith(hostFolder, new FramedFileSource(files), why);
+        } catch (TraceException e) {
+            throw damaged(hostFolder, files, why, e);
+        }
+    }
+
+    private static TraceException damaged(Path dir, List<Path> files, String why, TraceException framed) {
+        if (framed.problem() == TraceException.Problem.UNSUPPORTED_VERSION
+                || framed.problem() == TraceException.Problem.NOT_A_QUEUE && files.stream().allMatch(TraceReader::holdsAHeader)) {
+            return framed; // a foreign file, not a damaged trace
+        }
+        return new TraceException(TraceException.Problem.DAMAGED, dir, dir + ": damaged trace files (" + why
+                + "), and no event could be recovered from them: " + framed.getMessage().replace(dir + ": ", ""), framed);
+    }
+
+    private static boolean holdsAHeader(Path file) {
+        try {
+            return Files.size(file) >= 64;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static TraceReader openWith(Path dir, DocumentSource source, String damage) throws TraceException {
+        try {
+            SessionEvent s = readSession(dir, source);
+            return new TraceReader(dir, source, s, damage);
         } catch (TraceException | RuntimeException | Error e) {
-            q.close();
+            source.close();
             throw e;
         }
     }
@@ -122,40 +156,28 @@ public final class TraceReader implements AutoCloseable {
         if (outcome != null) {
             return null;
         }
-        long index = -1;
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
+        try {
+            int length = source.next();
+            if (length < 0) {
                 finishAtEnd();
                 return null;
             }
-            index = dc.index();
             if (endSeen) {
-                return corrupt(index, "a document follows the END event");
+                return corrupt("a document follows the END event");
             }
-            int length = copyDocument(dc.wire().bytes()); // may replace buffer: call before reading the field
-            TraceEvent e = decoder.decode(buffer, length);
+            TraceEvent e = decoder.decode(source.buffer(), length);
             if (e.seq() != expectedSeq) {
-                return corrupt(index, "sequence gap: expected seq " + expectedSeq + ", found " + e.seq());
+                return corrupt("sequence gap: expected seq " + expectedSeq + ", found " + e.seq());
             }
             if (e.kind() == EventKind.SESSION) {
-                return corrupt(index, "a second SESSION at seq " + e.seq());
+                return corrupt("a second SESSION at seq " + e.seq());
             }
             expectedSeq++;
             eventsRead++;
-            lastIndex = index;
             endSeen = e.kind() == EventKind.END;
             return e;
         } catch (CorruptDocumentException e) {
-            return corrupt(index, e.getMessage());
-        } catch (ThreadingIllegalStateException e) {
-            // a usage error, not bad data: say how to fix it instead of calling the trace corrupt
-            throw new IllegalStateException("trace reader for " + folder + " used from thread "
-                    + Thread.currentThread().getName() + " without singleThreadedCheckReset() on that thread", e);
-        } catch (ClosedIllegalStateException e) {
-            throw new IllegalStateException("trace reader for " + folder + " is closed", e);
-        } catch (RuntimeException e) {
-            // Chronicle could not frame a document (damaged length word, damaged file)
-            return corrupt(index, "Chronicle could not read the document: " + e);
+            return corrupt(e.getMessage());
         }
     }
 
@@ -202,73 +224,49 @@ public final class TraceReader implements AutoCloseable {
 
     /** Lets the calling thread use this reader from now on (Chronicle's tailer is owner-thread checked). */
     public void singleThreadedCheckReset() {
-        tailer.singleThreadedCheckReset();
+        source.threadChanged();
+    }
+
+    /**
+     * What was wrong with the folder's files when they had to be read without Chronicle (also in
+     * the outcome's detail); null when they were sound.
+     */
+    public String damage() {
+        return damage;
     }
 
     @Override
     public void close() {
-        tailer.close();
-        queue.close();
+        source.close();
     }
 
     private void finishAtEnd() {
-        if (endSeen) {
+        String hidden = source.hiddenDocuments();
+        if (hidden != null) {
+            corrupt(hidden);
+        } else if (endSeen) {
             outcome = new ReadOutcome(ReadOutcome.Status.CLEAN, eventsRead,
-                    folder + ": clean end after " + eventsRead + " events", null, -1);
-            return;
-        }
-        long queueLast = queueLastIndex();
-        if (queueLast > lastIndex && lastIndex >= 0) {
-            // Chronicle's own index knows documents we could not reach: a damaged header hid them
-            corrupt(lastIndex + 1, "reading stopped at index 0x" + Long.toHexString(lastIndex)
-                    + " but the queue's index lists documents up to 0x" + Long.toHexString(queueLast)
-                    + " (a damaged document header hides the rest)");
+                    folder + ": clean end after " + eventsRead + " events" + damageNote(), null, -1);
         } else {
             outcome = new ReadOutcome(ReadOutcome.Status.TRUNCATED, eventsRead,
                     folder + ": no END event after " + eventsRead
-                            + " events: the capture was killed or is still running; all complete events were read",
-                    null, -1);
+                            + " events: the capture was killed or is still running; all complete events were read"
+                            + damageNote(), null, -1);
         }
     }
 
-    private TraceEvent corrupt(long index, String why) {
-        Path file = currentFile();
+    private String damageNote() {
+        return damage == null ? "" : " (read without Chronicle's index: " + damage + ")";
+    }
+
+    private TraceEvent corrupt(String why) {
+        Path file = source.currentFile();
         outcome = new ReadOutcome(ReadOutcome.Status.CORRUPT, eventsRead,
-                (file != null ? file : folder) + ": document " + (index >= 0 ? "index 0x" + Long.toHexString(index) : "")
+                (file != null ? file : folder) + ": document " + source.position()
                         + " after seq " + (expectedSeq - 1) + " is corrupt: " + why + "; the " + eventsRead
-                        + " events before it were read",
-                file, index);
+                        + " events before it were read" + damageNote(),
+                file, source.index());
         return null;
-    }
-
-    private long queueLastIndex() {
-        try {
-            return queue.lastIndex();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
-    /** Copies the current document into {@link #buffer} (one bulk read) and returns its length. */
-    private int copyDocument(Bytes<?> b) {
-        long n = b.readRemaining();
-        if (n > MAX_DOCUMENT) {
-            throw new CorruptDocumentException("document of " + n + " bytes is larger than any trace event");
-        }
-        if (n > buffer.length) {
-            buffer = new byte[(int) Math.max(n, buffer.length * 2L)];
-        }
-        b.read(buffer, 0, (int) n);
-        return (int) n;
-    }
-
-    private Path currentFile() {
-        try {
-            File f = tailer.currentFile();
-            return f != null ? f.toPath() : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     private static void checkFolder(Path dir) throws TraceException {
@@ -302,52 +300,45 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
-    private static SessionEvent readSession(Path dir, ExcerptTailer t) throws TraceException {
-        try (DocumentContext dc = t.readingDocument()) {
-            if (!dc.isPresent()) {
-                for (Path f : TraceLayout.queueFiles(dir)) {
-                    if (!TraceLayout.looksLikeChronicleFile(f)) {
-                        throw new TraceException(TraceException.Problem.NOT_A_QUEUE, dir, f
-                                + ": not a Chronicle Queue data file (no queue header); is this a trace folder?");
-                    }
-                }
-                throw new TraceException(TraceException.Problem.NO_SESSION, dir, dir
-                        + ": the queue holds no event; the capture stopped before writing its SESSION");
-            }
-            Bytes<?> b = dc.wire().bytes();
-            long size = b.readRemaining();
-            if (size > MAX_DOCUMENT) {
-                throw new TraceException(TraceException.Problem.NOT_A_TRACE, dir,
-                        dir + ": first document of " + size + " bytes is not an rdmatrace SESSION");
-            }
-            byte[] doc = new byte[(int) size];
-            b.read(doc, 0, doc.length);
-            FormatVersion v = EventDecoder.peekSessionVersion(doc, doc.length);
-            if (v == null) {
-                throw new TraceException(TraceException.Problem.NOT_A_TRACE, dir, dir
-                        + ": a Chronicle Queue, but not an rdmatrace trace (its first document is not a SESSION)");
-            }
-            if (!v.readableByCurrent()) {
-                throw new TraceException(TraceException.Problem.UNSUPPORTED_VERSION, dir, dir + ": trace format " + v
-                        + " is not supported; this rdmatrace reads format " + FormatVersion.FORMAT_MAJOR + ".x (up to "
-                        + FormatVersion.CURRENT + ")" + (v.major() > FormatVersion.FORMAT_MAJOR
-                        ? "; use a newer rdmatrace" : "; use the rdmatrace that wrote it"));
-            }
-            try {
-                TraceEvent e = new EventDecoder(v).decode(doc, doc.length);
-                if (e.seq() != 0) {
-                    throw new CorruptDocumentException("SESSION has seq " + e.seq() + ", expected 0");
-                }
-                return (SessionEvent) e;
-            } catch (CorruptDocumentException e) {
-                throw new TraceException(TraceException.Problem.CORRUPT_SESSION, dir,
-                        dir + ": the SESSION document is corrupt: " + e.getMessage(), e);
-            }
-        } catch (TraceException e) {
-            throw e;
-        } catch (RuntimeException e) {
+    private static SessionEvent readSession(Path dir, DocumentSource source) throws TraceException {
+        int size;
+        try {
+            size = source.next();
+        } catch (CorruptDocumentException e) {
             throw new TraceException(TraceException.Problem.NOT_A_QUEUE, dir,
-                    dir + ": Chronicle could not read the queue: " + e, e);
+                    dir + ": the first document cannot be read: " + e.getMessage(), e);
+        }
+        if (size < 0) {
+            for (Path f : TraceLayout.queueFiles(dir)) {
+                if (!TraceLayout.looksLikeChronicleFile(f)) {
+                    throw new TraceException(TraceException.Problem.NOT_A_QUEUE, dir, f
+                            + ": not a Chronicle Queue data file (no queue header); is this a trace folder?");
+                }
+            }
+            throw new TraceException(TraceException.Problem.NO_SESSION, dir, dir
+                    + ": the queue holds no event; the capture stopped before writing its SESSION");
+        }
+        byte[] doc = source.buffer();
+        FormatVersion v = EventDecoder.peekSessionVersion(doc, size);
+        if (v == null) {
+            throw new TraceException(TraceException.Problem.NOT_A_TRACE, dir, dir
+                    + ": a Chronicle Queue, but not an rdmatrace trace (its first document is not a SESSION)");
+        }
+        if (!v.readableByCurrent()) {
+            throw new TraceException(TraceException.Problem.UNSUPPORTED_VERSION, dir, dir + ": trace format " + v
+                    + " is not supported; this rdmatrace reads format " + FormatVersion.FORMAT_MAJOR + ".x (up to "
+                    + FormatVersion.CURRENT + ")" + (v.major() > FormatVersion.FORMAT_MAJOR
+                    ? "; use a newer rdmatrace" : "; use the rdmatrace that wrote it"));
+        }
+        try {
+            TraceEvent e = new EventDecoder(v).decode(doc, size);
+            if (e.seq() != 0) {
+                throw new CorruptDocumentException("SESSION has seq " + e.seq() + ", expected 0");
+            }
+            return (SessionEvent) e;
+        } catch (CorruptDocumentException e) {
+            throw new TraceException(TraceException.Problem.CORRUPT_SESSION, dir,
+                    dir + ": the SESSION document is corrupt: " + e.getMessage(), e);
         }
     }
 }
