@@ -13,5 +13,5 @@ SELECT o.host, CASE WHEN o.object_kind = 'qp' THEN o.qp_num END::BIGINT AS qp,
            || ' (handle 0x' || lower(hex(o.handle)) || ') was never destroyed'
            || CASE WHEN o.destroy_attempts > 0 THEN ' (' || o.destroy_attempts || ' failed attempt(s))' ELSE '' END AS message
 FROM objects o
-JOIN _host h ON h.host = o.host AND h.status = 'CLEAN'
+JOIN _host h ON h.host = o.host AND h.status IN ('CLEAN', 'REPAIRED')
 WHERE o.created AND o.destroy_seq IS NULL AND o.object_kind <> 'device_list'

@@ -1,7 +1,7 @@
 -- hosts: one row per host folder the loader met, readable or not, with its SESSION.
 CREATE VIEW hosts AS
 SELECT h.host, h.folder, h.status,
-       h.status IN ('CLEAN', 'TRUNCATED', 'CORRUPT') AS readable,
+       h.status IN ('CLEAN', 'REPAIRED', 'TRUNCATED', 'CORRUPT') AS readable,
        h.detail, h.format_version, h.events, h.last_seq,
        s.pid, s.tool_version, s.command_line, s.verbs_lib, s.scenario,
        CASE WHEN s.scenario = 'program' THEN 'RECORD' WHEN s.scenario IS NOT NULL THEN 'AGENT' END AS origin,

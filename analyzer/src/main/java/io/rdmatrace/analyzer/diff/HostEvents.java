@@ -40,6 +40,6 @@ public record HostEvents(String host, String role, String status, String detail,
 
     /** True when its events were loaded (all of them, or those before damage). */
     public boolean readable() {
-        return status.equals("CLEAN") || status.equals("TRUNCATED") || status.equals("CORRUPT");
+        return io.rdmatrace.analyzer.load.HostLoad.READABLE.contains(status);
     }
 }

@@ -7,8 +7,10 @@ import java.util.Objects;
  *
  * @param folder   the folder as given/discovered
  * @param host     the host id from its SESSION (the folder name when unreadable)
- * @param status   CLEAN, TRUNCATED, CORRUPT (read up to the damage), or why it was refused:
- *                 UNSUPPORTED_VERSION, NOT_A_TRACE, NO_SESSION, CORRUPT_SESSION, NOT_A_QUEUE, EMPTY, IO
+ * @param status   CLEAN, REPAIRED (every event read, but the queue's files were damaged and
+ *                 read without Chronicle's index), TRUNCATED, CORRUPT (read up to the damage), or
+ *                 why it was refused: UNSUPPORTED_VERSION, NOT_A_TRACE, NO_SESSION, CORRUPT_SESSION,
+ *                 DAMAGED, NOT_A_QUEUE, EMPTY, IO
  * @param detail   one sentence naming the folder or file, for people
  * @param events   events loaded
  * @param elapsedNanos time spent reading and loading it
@@ -21,8 +23,11 @@ public record HostLoad(String folder, String host, String status, String detail,
         Objects.requireNonNull(detail, "detail");
     }
 
+    /** The statuses of hosts whose events were loaded. */
+    public static final java.util.Set<String> READABLE = java.util.Set.of("CLEAN", "REPAIRED", "TRUNCATED", "CORRUPT");
+
     /** True when its events (all, or those before the damage) were loaded. */
     public boolean readable() {
-        return status.equals("CLEAN") || status.equals("TRUNCATED") || status.equals("CORRUPT");
+        return READABLE.contains(status);
     }
 }

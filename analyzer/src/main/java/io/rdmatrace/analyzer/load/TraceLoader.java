@@ -176,6 +176,9 @@ public final class TraceLoader {
         ReadOutcome outcome = reader.outcome();
         String detail = outcome == null ? open.folder() + ": read " + events + " events" : outcome.detail();
         String status = outcome == null ? "TRUNCATED" : outcome.status().name();
+        if (status.equals("CLEAN") && reader.damage() != null) {
+            status = "REPAIRED"; // every event is there, but the files needed repair to be read
+        }
         HostLoad load = new HostLoad(open.folder().toString(), open.host(), status, detail, events, System.nanoTime() - start);
         recordHost(target, load, reader.session().formatVersion().toString());
         return load;
