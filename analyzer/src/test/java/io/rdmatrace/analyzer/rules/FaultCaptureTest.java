@@ -240,7 +240,8 @@ class FaultCaptureTest {
         AnalysisResult r = Analysis.run(c);
         assertThat(faults(r)).containsExactly(
                 "illegal-transition-accepted host-a 0x000011",
-                "illegal-transition-accepted host-a 0x000011");
+                "illegal-transition-accepted host-a 0x000011",
+                "step-failed host-a -"); // its TC02 recorded FAIL: the probe was not refused
         assertThat(Analysis.rows(r, "illegal-transition-accepted")).containsExactly(
                 "host-a|0x000011|[host-a#7, host-a#8]|ibv_modify_qp RESET->RTS on RC QP 0x000011 returned 0 and the QP is now RTS; RESET->RTS is not a legal transition",
                 "host-a|0x000011|[host-a#10, host-a#11]|ibv_modify_qp RTS->INIT on RC QP 0x000011 returned 0 and the QP is now INIT; RTS->INIT is not a legal transition");
