@@ -152,6 +152,12 @@ final class CaptureCommand implements Callable<Integer> {
             throw new UserDataException(e.getMessage(), e);
         }
         CaptureTable.print(outw, config, report);
+        if (report.writeFailed()) {
+            // the environment stopped the capture (full disk, file-size limit), not the device under test
+            spec.commandLine().getErr().println("rdmatrace capture: " + report.traceProblem());
+            spec.commandLine().getErr().flush();
+            return ExitCode.USAGE;
+        }
         return report.passed() ? ExitCode.OK : ExitCode.FAILURE;
     }
 

@@ -297,17 +297,31 @@ public final class TraceWriter implements AutoCloseable {
         return nextSeq++;
     }
 
-    /** Copies the encoded event into one Chronicle document in a single bulk write. */
+    /**
+     * Copies the encoded event into one Chronicle document in a single bulk write.
+     *
+     * <p>A write the file system cannot back (a full disk under the sparse queue file, a file cut
+     * short under the writer) faults with SIGBUS, which the JVM raises as an {@link InternalError}
+     * at the thread's next check for asynchronous exceptions: here, or later in the caller.
+     */
     private void writeDocument() {
         DocumentContext dc = appender.writingDocument();
         try {
             dc.wire().bytes().write(sink.array(), 0, sink.length());
         } catch (RuntimeException | Error e) {
             dc.rollbackOnClose(); // never leave half an event in the queue
-            dc.close();
+            closeQuietly(dc);
             throw e;
         }
         dc.close();
+    }
+
+    private static void closeQuietly(DocumentContext dc) {
+        try {
+            dc.close();
+        } catch (RuntimeException | Error e) {
+            // the write already failed; that failure is the one to report
+        }
     }
 
     private void writeHeader(ByteSink b) {

@@ -11,6 +11,7 @@ import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.Wc;
@@ -47,7 +48,10 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
     private final CallMapper calls = new CallMapper();
     private final OobEventMapper oobs = new OobEventMapper();
     private TraceWriter writer;
-    private RuntimeException failure;
+    private Path outDir;
+    private Throwable failure;
+    /** Events in the trace when the first write failed. */
+    private long keptAtFailure;
     private boolean closed;
 
     // the poll loop being summarised: CQ handle (0 = none), calls, C time, first/last wall time
@@ -83,6 +87,7 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         if (writer != null) {
             throw new IllegalStateException("recording already started");
         }
+        this.outDir = outDir;
         writer = TraceWriter.create(outDir, session);
         for (Consumer<TraceWriter> w : beforeSession) {
             write(w);
@@ -105,9 +110,69 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         return writer == null ? 0 : writer.eventsWritten();
     }
 
-    /** The first failure to write, or null: the trace is incomplete when this is set. */
-    public synchronized RuntimeException failure() {
+    /**
+     * The first failure to write, or null: the trace is incomplete when this is set. A full disk
+     * shows as an {@link InternalError} (the kernel's SIGBUS on a write into the mapped queue file).
+     */
+    public synchronized Throwable failure() {
         return failure;
+    }
+
+    /**
+     * One sentence on the first failure to write, or null: "no space left on OUT (N events kept)"
+     * for a full disk or file-size limit, else what failed. The trace keeps those N events.
+     */
+    public synchronized String failureText() {
+        if (failure == null) {
+            return null;
+        }
+        // the count is known once the trace is closed and read back (a fault can surface after the write)
+        String kept = closed ? " (" + keptAtFailure + " events kept)" : "";
+        return noSpace(failure) ? "no space left on " + outDir + kept
+                : "cannot write the trace to " + outDir + ": " + failure + kept;
+    }
+
+    /** True for what a full file system or a file-size limit looks like from a mapped queue. */
+    static boolean noSpace(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (c instanceof InternalError && m.contains("unsafe memory access")
+                    || m.contains("No space left") || m.contains("File too large") || m.contains("Disk quota")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A write failure that surfaced outside the recorder: the JVM raises a SIGBUS of a write into
+     * the mapped queue file (a full disk) as an {@link InternalError} at the writing thread's next
+     * check for asynchronous exceptions, which can be after the write returned. The capture hands
+     * it here; recording stops as for any write failure.
+     */
+    public synchronized void writeFailed(Throwable e) {
+        failed(e);
+    }
+
+    /** Keeps the first write failure; later events are dropped (the trace stays readable up to here). */
+    private void failed(Throwable e) {
+        if (failure == null) {
+            failure = e;
+            keptAtFailure = writer == null ? 0 : writer.eventsWritten();
+        }
+    }
+
+    /** How many events the closed trace really holds (what a fault did not lose), or {@code fallback}. */
+    private static long eventsOnDisk(Path folder, long fallback) {
+        try (TraceReader reader = TraceReader.open(folder)) {
+            long n = 0;
+            while (reader.next() != null) {
+                n++;
+            }
+            return n;
+        } catch (TraceException | RuntimeException e) {
+            return fallback;
+        }
     }
 
     // ---- verbs ---------------------------------------------------------------------------
@@ -143,8 +208,8 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         if (!closed && enabled && failure == null) {
             try {
                 writer.completion(cq, wc);
-            } catch (RuntimeException e) {
-                failure = e;
+            } catch (RuntimeException | InternalError | AssertionError e) {
+                failed(e);
             }
         }
     }
@@ -166,8 +231,8 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         }
         try {
             writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
-        } catch (RuntimeException e) {
-            failure = e;
+        } catch (RuntimeException | InternalError | AssertionError e) {
+            failed(e);
         }
     }
 
@@ -219,7 +284,9 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
 
     @Override
     public synchronized void rejected(String remote, OobException why) {
-        invalid(remote, why);
+        // one INVALID event per refused connection; its handshake messages are not recorded
+        Attrs a = Attrs.builder().put(Attr.MESSAGE, "refused: " + why.getMessage()).build();
+        emit(w -> w.oob(OobEvent.Direction.RECEIVED, remote, OobEvent.Kind.INVALID, a));
     }
 
     /** A message that could not be used (garbage, wrong version, bad MAC, timeout): an INVALID event. */
@@ -278,9 +345,21 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         }
         try {
             event.accept(writer);
-        } catch (RuntimeException e) {
-            failure = e; // keep the capture's behaviour; report the incomplete trace at the end
+        } catch (RuntimeException | InternalError | AssertionError e) {
+            failed(e); // keep the capture's behaviour; the scenario stops at its next step
         }
+    }
+
+    /**
+     * Stops recording because the process was told to stop (SIGINT/SIGTERM): a FAIL mark saying
+     * so, then the END. Idempotent, and a no-op once closed.
+     */
+    public synchronized void interrupted(String why) {
+        if (closed || !enabled) {
+            return;
+        }
+        mark("capture", MarkEvent.Verdict.FAIL, why);
+        close();
     }
 
     /** Writes the pending poll summary and the END event, and closes the queue. Idempotent. */
@@ -293,11 +372,20 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         closed = true;
         if (writer != null) {
             try {
-                writer.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
+                if (failure != null) {
+                    // events were dropped since the failure: say so before the END, if it can still be written
+                    writer.mark("capture", MarkEvent.Verdict.FAIL, "the trace stopped recording: " + failureText());
                 }
+            } catch (RuntimeException | InternalError | AssertionError e) {
+                // still no space: the END fails too and the trace reads as TRUNCATED
+            }
+            try {
+                writer.close();
+            } catch (RuntimeException | InternalError | AssertionError e) {
+                failed(e); // the END could not be written: the trace reads as TRUNCATED
+            }
+            if (failure != null) {
+                keptAtFailure = eventsOnDisk(writer.folder(), keptAtFailure);
             }
         }
     }

@@ -118,6 +118,8 @@ public final class CaptureAgent {
             String devName = ctx.device().name();
             recorder.counters(devName, CountersEvent.Phase.START, ctx.queryCounters(config.ibPort()));
             AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
+            Thread onSignal = new Thread(() -> stoppedBySignal(state), "rdmatrace-capture-signal");
+            boolean hooked = addHook(onSignal);
             try (state) {
                 AsyncEventPump pump = new AsyncEventPump(ctx);
                 pump.start();
@@ -129,13 +131,48 @@ public final class CaptureAgent {
                 }
                 recorder.counters(devName, CountersEvent.Phase.END, ctx.queryCounters(config.ibPort()));
                 ctx.tryClose();
-                long events = record ? recorder.eventsWritten() + 1 : 0; // + the END written by close
                 recorder.close();
-                RuntimeException problem = recorder.failure() != null ? recorder.failure() : pump.failure();
+                long events = record ? recorder.eventsWritten() : 0;
+                String problem = recorder.failureText() != null ? recorder.failureText()
+                        : pump.failure() != null ? pump.failure().toString() : null;
                 return new CaptureReport(ran.results(), ran.peerHost(), ran.peer() == null ? null : ran.peer().passed(),
                         ran.peer() == null ? peerMissing(state) : ran.peer().text(), recorder.folder(), events,
-                        problem == null ? null : problem.toString());
+                        problem, recorder.failure() != null);
+            } finally {
+                if (hooked) {
+                    removeHook(onSignal);
+                }
             }
+        }
+    }
+
+    /**
+     * SIGINT (Ctrl-C) or SIGTERM during the capture: the JVM runs this before it exits. The trace
+     * gets a FAIL mark and its END, and the peer is told, so neither side waits out its timeouts.
+     */
+    private static void stoppedBySignal(AgentState state) {
+        String why = "stopped by a signal (Ctrl-C/SIGINT or SIGTERM) before the capture finished";
+        state.recorder.interrupted(why);
+        var channel = state.channel;
+        if (channel != null && !state.weGaveUp && !state.linkDead) {
+            channel.sendError(state.config.hostId() + " was " + why);
+        }
+    }
+
+    private static boolean addHook(Thread hook) {
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            return true;
+        } catch (IllegalStateException e) {
+            return false; // already shutting down
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down: the hook runs (or ran) and finds the recorder closed
         }
     }
 
@@ -148,11 +185,22 @@ public final class CaptureAgent {
         List<TestCaseResult> results;
         OobMessage.Done peer;
         try {
-            ScenarioError error = scenario.start(state);
+            ScenarioError error;
+            try {
+                error = scenario.start(state);
+            } catch (InternalError e) {
+                state.recorder.writeFailed(e); // a trace write faulted (full disk) and surfaced between steps
+                error = new ScenarioError(String.valueOf(state.recorder.failureText()));
+                new PeerExchange(state).abort(state.recorder.failureText());
+            }
             results = scenario.results();
             peer = new PeerExchange(state).finish(error.isOk(), summary(results));
         } finally {
-            scenario.stop();
+            try {
+                scenario.stop();
+            } catch (InternalError e) {
+                state.recorder.writeFailed(e);
+            }
         }
         String peerHost = state.channel != null ? state.channel.peerHello().hostId() : null;
         if (state.channel != null) {

@@ -13,9 +13,11 @@ import java.util.List;
  * @param traceDir     this host's trace folder
  * @param events       events written (SESSION and END included)
  * @param traceProblem why the trace is incomplete, or null
+ * @param writeFailed  the trace could not be written (disk full, file-size limit, I/O error): the
+ *                     capture stopped at that point, and {@code traceProblem} says so in one sentence
  */
 public record CaptureReport(List<TestCaseResult> results, String peerHost, Boolean peerPassed, String peerText, Path traceDir,
-                            long events, String traceProblem) {
+                            long events, String traceProblem, boolean writeFailed) {
     public CaptureReport {
         results = List.copyOf(results);
     }

@@ -36,6 +36,7 @@ final class StepScenario implements Scenario {
         StepExecutor executor = new StepExecutor(st);
         ScenarioError first = ScenarioError.OK;
         String skipBecause = null;
+        boolean stopAll = false;
         for (TestCase tc : spec.testCases()) {
             if (skipBecause != null) {
                 record(tc, Verdict.SKIP, "skipped: " + skipBecause);
@@ -50,7 +51,23 @@ final class StepScenario implements Scenario {
             for (int iter = 0; iter < repeat; iter++) {
                 for (Step step : tc.steps()) {
                     for (QpSlot slot : step.action().perQp() ? targets : Collections.<QpSlot>singletonList(null)) {
-                        StepOutcome o = executor.run(step, slot, iter);
+                        String writeFailure = st.recorder.failureText();
+                        if (writeFailure != null) {
+                            // nothing more can be recorded: stop here, as cleanly as a failed step
+                            failed = StepOutcome.fail(writeFailure);
+                            stopAll = true;
+                            break run;
+                        }
+                        StepOutcome o;
+                        try {
+                            o = executor.run(step, slot, iter);
+                        } catch (InternalError e) {
+                            // a write into the mapped trace faulted (full disk) and surfaced here
+                            st.recorder.writeFailed(e);
+                            failed = StepOutcome.fail(st.recorder.failureText());
+                            stopAll = true;
+                            break run;
+                        }
                         if (!o.ok()) {
                             failed = o;
                             break run;
@@ -69,7 +86,7 @@ final class StepScenario implements Scenario {
             if (first.isOk()) {
                 first = new ScenarioError(tc.id() + " " + tc.title() + ": " + failed.text());
             }
-            if (tc.stopOnFail()) {
+            if (tc.stopOnFail() || stopAll) {
                 skipBecause = tc.id() + " failed";
                 executor.peer().abort(tc.id() + " " + tc.title() + " failed: " + failed.text());
             }
