@@ -7,7 +7,8 @@
 --   channel of ours) a QP connected to a QPN that no QP of the loaded traces has, at an address
 --   (GID/LID) no loaded trace has or on a host whose QPs none match, says the same: the peer
 --   process was not recorded, or its trace folder (OUT/<host-id>.<pid>/ for a second process)
---   was not loaded.
+--   was not loaded. Connections the listener refused (a stray or hostile client: garbage, a wrong
+--   token, silence) are recorded as refused (an INVALID event) and are no peer: never reported here.
 -- fix: Copy the peer's trace folder (OUT/<peer-host-id>/) next to this one and analyse the
 --   parent folder, or pass both folders.
 SELECT o.host, NULL::BIGINT AS qp,
@@ -16,6 +17,9 @@ SELECT o.host, NULL::BIGINT AS qp,
            || ' but no loaded trace is that peer' AS message
 FROM _oob o
 WHERE o.oob_kind <> 'INVALID'
+  -- a refused connection: the INVALID event says so; traces of older agents also recorded its HELLO
+  AND NOT (EXISTS (SELECT 1 FROM _oob r WHERE r.host = o.host AND r.peer = o.peer AND r.oob_kind = 'INVALID')
+           AND NOT EXISTS (SELECT 1 FROM _oob p WHERE p.host = o.host AND p.peer = o.peer AND p.oob_kind = 'PARAMS'))
   AND NOT EXISTS (SELECT 1 FROM _oob_link l
                   WHERE (l.sender = o.host AND l.sender_peer = o.peer) OR (l.receiver = o.host AND l.receiver_peer = o.peer))
 GROUP BY o.host, o.peer

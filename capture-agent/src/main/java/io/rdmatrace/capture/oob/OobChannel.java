@@ -31,7 +31,8 @@ public final class OobChannel implements AutoCloseable {
     private final OutputStream out;
     private final OobRole role;
     private final OobSettings settings;
-    private final OobObserver observer;
+    /** During a listener's handshake a {@link HandshakeLog}: a refused connection leaves no message events. */
+    private OobObserver observer;
     private final String remote;
     private OobMac mac; // null until the handshake derived it (or when no --token)
     private OobMessage.Hello peerHello;
@@ -96,21 +97,50 @@ public final class OobChannel implements AutoCloseable {
         }
     }
 
-    /** Wraps an accepted socket and runs the handshake; used by {@link OobServer}. */
+    /**
+     * Wraps an accepted socket and runs the handshake; used by {@link OobServer}. The messages of
+     * the handshake reach {@code observer} only once it passed: a refused connection is reported
+     * once, by the server, as refused.
+     */
     static OobChannel accepted(Socket s, OobSettings settings, OobObserver observer, Deadline deadline) throws OobException {
         OobChannel ch;
+        HandshakeLog log = new HandshakeLog();
         try {
-            ch = new OobChannel(s, OobRole.LISTEN, settings, observer);
+            ch = new OobChannel(s, OobRole.LISTEN, settings, log);
         } catch (IOException e) {
             closeQuietly(s);
             throw new OobException(OobException.Kind.CLOSED, "accepted connection failed: " + e.getMessage(), e);
         }
         try {
             ch.handshake(deadline);
-            return ch;
         } catch (OobException e) {
             ch.abort(e);
             throw e;
+        }
+        log.replayTo(observer);
+        ch.observer = observer;
+        return ch;
+    }
+
+    /** Buffers what a listener's handshake sent and received until it is known to be the peer's. */
+    private static final class HandshakeLog implements OobObserver {
+        private final List<Runnable> seen = new ArrayList<>();
+        private OobObserver target;
+
+        @Override
+        public void sent(String remote, OobMessage message) {
+            seen.add(() -> target.sent(remote, message));
+        }
+
+        @Override
+        public void received(String remote, OobMessage message) {
+            seen.add(() -> target.received(remote, message));
+        }
+
+        void replayTo(OobObserver observer) {
+            target = observer;
+            seen.forEach(Runnable::run);
+            seen.clear();
         }
     }
 
@@ -151,8 +181,21 @@ public final class OobChannel implements AutoCloseable {
             mac = role == OobRole.LISTEN
                     ? OobMac.derive(settings.token().get(), minePayload, theirPayload)
                     : OobMac.derive(settings.token().get(), theirPayload, minePayload);
-            send(new OobMessage.Auth());
-            receiveFrame(deadline, "AUTH");
+            // challenge-response: the HELLOs carried each side's fresh nonce; the connector proves it
+            // knows the token first, and the listener answers only a proof that verified, so a
+            // connection that does not know the token learns nothing to guess the token from offline
+            if (role == OobRole.CONNECT) {
+                send(new OobMessage.Auth());
+                receiveFrame(deadline, "AUTH");
+            } else {
+                try {
+                    receiveFrame(deadline, "AUTH");
+                } catch (OobException e) {
+                    mac = null; // the refusal goes out unsigned: nothing keyed by the token reaches an unproven peer
+                    throw e;
+                }
+                send(new OobMessage.Auth());
+            }
         }
     }
 
@@ -187,6 +230,12 @@ public final class OobChannel implements AutoCloseable {
     }
 
     private void writeFrame(OobMessage message, byte[] payload) throws OobException {
+        synchronized (out) { // a signal's shutdown hook may send an ERROR while the capture sends too
+            writeFrameLocked(message, payload);
+        }
+    }
+
+    private void writeFrameLocked(OobMessage message, byte[] payload) throws OobException {
         boolean signed = mac != null && !(message instanceof OobMessage.Hello);
         byte[] header = OobFrame.header(message.typeCode(), signed ? OobFrame.FLAG_MAC : 0, payload.length);
         byte[] tag = signed ? mac.sign(role, sendSeq++, header, payload) : null;

@@ -24,7 +24,8 @@ import java.nio.ByteBuffer;
  */
 final class OobFrame {
     static final int MAGIC = 0x52544F42; // "RTOB"
-    static final int VERSION = 1;
+    /** 2: the connector proves the token first; the listener's AUTH follows only a verified one. */
+    static final int VERSION = 2;
     static final int HEADER_BYTES = 12;
     static final int MAX_PAYLOAD = 4096;
     static final int FLAG_MAC = 1;

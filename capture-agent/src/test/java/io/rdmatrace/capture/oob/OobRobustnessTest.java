@@ -127,11 +127,11 @@ class OobRobustnessTest {
     @Test
     void wrongVersion_isBadVersionWithAdvice() {
         assertTimeoutPreemptively(GUARD, () -> {
-            byte[] v2 = validHello("future", OobRole.LISTEN, 1);
-            v2[5] = 2;
-            OobException e = connectAgainstRawServer(v2, false, null);
+            byte[] next = validHello("future", OobRole.LISTEN, 1);
+            next[5] = (byte) (OobFrame.VERSION + 1);
+            OobException e = connectAgainstRawServer(next, false, null);
             assertThat(e.kind()).isEqualTo(OobException.Kind.BAD_VERSION);
-            assertThat(e.getMessage()).contains("version 2").contains("same rdmatrace version");
+            assertThat(e.getMessage()).contains("version " + (OobFrame.VERSION + 1)).contains("same rdmatrace version");
         });
     }
 
@@ -220,9 +220,10 @@ class OobRobustnessTest {
             OobException[] e = agentsWithTokens("right", "wrong");
             assertThat(e[0]).isNotNull();
             assertThat(e[0].kind()).isEqualTo(OobException.Kind.AUTH_FAILED);
+            // the connector proved first and failed: the listener refuses without proving anything back
             assertThat(e[1]).isNotNull();
-            assertThat(e[1].kind()).isEqualTo(OobException.Kind.AUTH_FAILED);
-            assertThat(e[1].getMessage()).contains("different --token");
+            assertThat(e[1].kind()).isEqualTo(OobException.Kind.PEER_ERROR);
+            assertThat(e[1].getMessage()).contains("refused by hostA").contains("different --token");
         });
     }
 
@@ -351,4 +352,71 @@ class OobRobustnessTest {
                 .hasMessageContaining("bad port");
     }
 
+
+    @Test
+    void silentClients_doNotBlockTheRealPeer() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (OobServer server = bindLoopback()) {
+                OobChannelTest.Log log = new OobChannelTest.Log();
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 8000, 3000), log);
+                java.util.List<java.net.Socket> silent = new java.util.ArrayList<>();
+                try {
+                    for (int i = 0; i < 5; i++) {
+                        silent.add(new java.net.Socket(LOOPBACK, server.port())); // connects, then says nothing
+                    }
+                    // the real peer waits for the listener's HELLO less long than one silent client is given
+                    try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 3000, 1500), OobObserver.NONE);
+                         OobChannel a = l.get(10, TimeUnit.SECONDS)) {
+                        assertThat(a.peerHello().hostId()).isEqualTo("hostB");
+                        assertThat(c.peerHello().hostId()).isEqualTo("hostA");
+                    }
+                } finally {
+                    for (java.net.Socket s : silent) {
+                        s.close();
+                    }
+                }
+                assertThat(log.events).contains("RECEIVED HELLO", "SENT HELLO");
+            }
+        });
+    }
+
+    @Test
+    void tokenGuesser_getsNothingMacdFromTheListener_andIsRecordedAsRefused() {
+        assertTimeoutPreemptively(GUARD, () -> {
+            try (OobServer server = bindLoopback()) {
+                OobChannelTest.Log log = new OobChannelTest.Log();
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, "secret", 3000, 1000), log);
+                byte[] hello = OobCodec.encode(new OobMessage.Hello("guesser", OobRole.CONNECT, 1, new byte[16], true));
+                byte[] forgedMac = new byte[OobMac.MAC_BYTES];
+                java.util.Arrays.fill(forgedMac, (byte) 0x5a);
+                java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+                try (java.net.Socket s = new java.net.Socket(LOOPBACK, server.port())) {
+                    s.setSoTimeout(5000);
+                    s.getOutputStream().write(frame(OobFrame.MAGIC, OobFrame.VERSION, OobMessage.Hello.TYPE, 0, hello.length, hello));
+                    byte[] auth = frame(OobFrame.MAGIC, OobFrame.VERSION, OobMessage.Auth.TYPE, OobFrame.FLAG_MAC, 0, new byte[0]);
+                    s.getOutputStream().write(auth);
+                    s.getOutputStream().write(forgedMac);
+                    s.getOutputStream().flush();
+                    s.getInputStream().transferTo(received); // until the listener closes the connection
+                }
+                java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(received.toByteArray());
+                java.util.List<Integer> types = new java.util.ArrayList<>();
+                while (in.remaining() >= OobFrame.HEADER_BYTES) {
+                    assertThat(in.getInt()).isEqualTo(OobFrame.MAGIC);
+                    in.getShort();
+                    types.add((int) in.get());
+                    int flags = in.get();
+                    assertThat(flags & OobFrame.FLAG_MAC).as("the listener signs nothing for an unproven connector").isZero();
+                    int length = in.getInt();
+                    in.position(in.position() + length);
+                }
+                assertThat(types).containsExactly((int) OobMessage.Hello.TYPE, (int) OobMessage.Error.TYPE);
+                OobException e = catchThrowableOfType(ExecutionException.class, () -> l.get(6, TimeUnit.SECONDS)).getCause() instanceof OobException o ? o : null;
+                assertThat(e).isNotNull();
+                assertThat(e.kind()).isEqualTo(OobException.Kind.AUTH_FAILED);
+                // one refusal, and none of the guesser's handshake as if it were a peer
+                assertThat(log.events).containsExactly("REJECTED AUTH_FAILED");
+            }
+        });
+    }
 }
