@@ -33,11 +33,21 @@ import io.rdmatrace.analyzer.load.HostLoad;
  * {@code hosts/<host>/<table>.parquet} goes into {@code _<table>} with {@code INSERT ... BY NAME},
  * so the views and rules see the same rows as after loading the trace folders. Columns a newer
  * writer added are dropped, columns it lacks stay NULL. A host id that is already loaded gets a
- * {@code #2} suffix, as the folder loader does.
+ * {@code #2} suffix, as the folder loader does. A table that cannot be loaded is skipped and
+ * named in its host's detail (the host becomes CORRUPT, a finding); a host without a readable
+ * host table is DAMAGED; the other hosts and tables load.
  */
 public final class BundleLoader {
-    /** Zip-bomb guards: a bug-report bundle is megabytes, not gigabytes. */
-    private static final long MAX_EXTRACTED_BYTES = 16L << 30;
+    /**
+     * Zip-bomb guards, enforced while inflating (a zip's declared sizes are not trusted): a
+     * bug-report bundle is megabytes, and Parquet tables are compressed already, so a big entry
+     * that inflates hundreds of times over is no bundle.
+     */
+    static final long MAX_EXTRACTED_BYTES = 4L << 30;
+    static final long MAX_ENTRY_BYTES = 1L << 30;
+    static final long MAX_RATIO = 200;
+    /** Entries up to this size may have any ratio (a manifest of repeated JSON compresses well). */
+    static final long RATIO_FREE_BYTES = 1L << 20;
     private static final int MAX_ENTRIES = 100_000;
     private static final Pattern PARQUET_ENTRY = Pattern.compile("hosts/([A-Za-z0-9._-]+)/([a-z0-9_]+)\\.parquet");
     private static final String HOST_TABLE = "_host";
@@ -65,22 +75,12 @@ public final class BundleLoader {
                 throw new BundleException(bundle + ": the bundle holds no host data (no hosts/<host>/*.parquet)");
             }
             Set<String> tables = BundleLayout.baseTables(connection);
-            // all or nothing: a bundle that fails half-way must not leave half a host behind
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
-                List<HostLoad> loads = new ArrayList<>();
-                for (Map.Entry<String, Map<String, Path>> host : hosts.entrySet()) {
-                    loads.add(loadHost(connection, bundle, host.getKey(), host.getValue(), tables, start));
-                }
-                connection.commit();
-                return loads;
-            } catch (BundleException | SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
+            // host by host, table by table: a table that cannot be loaded is skipped and said, the rest loads
+            List<HostLoad> loads = new ArrayList<>();
+            for (Map.Entry<String, Map<String, Path>> host : hosts.entrySet()) {
+                loads.add(loadHost(connection, bundle, host.getKey(), host.getValue(), tables, start));
             }
+            return loads;
         } finally {
             deleteTree(tmp);
         }
@@ -113,7 +113,7 @@ public final class BundleLoader {
                     continue; // report, session JSON, anything a newer writer adds
                 }
                 try (InputStream in = zip.getInputStream(entry)) {
-                    total += copyBounded(in, target, MAX_EXTRACTED_BYTES - total, bundle);
+                    total += copyBounded(in, target, entry, MAX_EXTRACTED_BYTES - total, bundle);
                 }
             }
         } catch (ZipException e) {
@@ -128,21 +128,38 @@ public final class BundleLoader {
         return hosts;
     }
 
-    private static long copyBounded(InputStream in, Path target, long budget, Path bundle) throws IOException, BundleException {
+    private static long copyBounded(InputStream in, Path target, ZipEntry entry, long budget, Path bundle)
+            throws IOException, BundleException {
         long n = 0;
+        long compressed = Math.max(1, entry.getCompressedSize());
         byte[] buffer = new byte[64 * 1024];
         try (var out = Files.newOutputStream(target)) {
             int r;
             while ((r = in.read(buffer)) > 0) {
                 n += r;
                 if (n > budget) {
-                    throw new BundleException(bundle + ": unpacks to more than " + (MAX_EXTRACTED_BYTES >> 30)
-                            + " GiB; refusing it");
+                    throw bomb(bundle, target, "unpacks to more than " + (MAX_EXTRACTED_BYTES >> 30) + " GiB");
+                }
+                if (n > MAX_ENTRY_BYTES) {
+                    throw bomb(bundle, target, entry.getName() + " unpacks to more than " + (MAX_ENTRY_BYTES >> 20) + " MiB");
+                }
+                if (n > RATIO_FREE_BYTES && n > compressed * MAX_RATIO) {
+                    throw bomb(bundle, target, entry.getName() + " inflates more than " + MAX_RATIO + " times ("
+                            + compressed + " bytes packed)");
                 }
                 out.write(buffer, 0, r);
             }
         }
         return n;
+    }
+
+    private static BundleException bomb(Path bundle, Path partial, String why) {
+        try {
+            Files.deleteIfExists(partial);
+        } catch (IOException e) {
+            // the temporary folder is deleted as a whole anyway
+        }
+        return new BundleException(bundle + ": " + why + "; refusing it (a zip bomb, or not an rdmatrace bundle)");
     }
 
     private static void checkManifest(Connection connection, Path bundle, Path manifest) throws BundleException {
@@ -179,42 +196,90 @@ public final class BundleLoader {
     }
 
     private static HostLoad loadHost(Connection connection, Path bundle, String folder, Map<String, Path> files,
-                                     Set<String> tables, long start) throws BundleException, SQLException {
+                                     Set<String> tables, long start) throws SQLException {
+        String origin = bundle + "!" + BundleLayout.HOSTS + folder;
         Path hostFile = files.get(HOST_TABLE.substring(1));
-        if (hostFile == null) {
-            throw new BundleException(bundle + ": hosts/" + folder + "/ has no host" + BundleLayout.PARQUET);
-        }
         String original;
         String status;
         String detail;
         long events;
-        try (PreparedStatement q = connection.prepareStatement(
-                "SELECT host, status, detail, events FROM read_parquet(?) LIMIT 1")) {
-            q.setString(1, hostFile.toString());
-            try (ResultSet rs = q.executeQuery()) {
-                if (!rs.next()) {
-                    throw new BundleException(bundle + ": hosts/" + folder + "/host" + BundleLayout.PARQUET + " is empty");
-                }
-                original = rs.getString(1);
-                status = rs.getString(2);
-                detail = rs.getString(3);
-                events = rs.getLong(4);
+        try {
+            if (hostFile == null) {
+                throw new BundleException(origin + ": no host" + BundleLayout.PARQUET);
             }
-        } catch (SQLException e) {
-            throw new BundleException(bundle + ": hosts/" + folder + "/host" + BundleLayout.PARQUET + " is unreadable: "
-                    + firstLine(e.getMessage()), e);
+            try (PreparedStatement q = connection.prepareStatement(
+                    "SELECT host, status, detail, events FROM read_parquet(?) LIMIT 1")) {
+                q.setString(1, hostFile.toString());
+                try (ResultSet rs = q.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new BundleException(origin + "/host" + BundleLayout.PARQUET + " is empty");
+                    }
+                    original = rs.getString(1);
+                    status = rs.getString(2);
+                    detail = rs.getString(3);
+                    events = rs.getLong(4);
+                }
+            } catch (SQLException e) {
+                throw new BundleException(origin + "/host" + BundleLayout.PARQUET + " is unreadable: " + firstLine(e.getMessage()), e);
+            }
+            if (original == null || original.isEmpty()) {
+                throw new BundleException(origin + "/host" + BundleLayout.PARQUET + " names no host");
+            }
+        } catch (BundleException e) {
+            // without its host row nothing of this host can be placed: it is named, its tables are skipped
+            String host = uniqueHost(connection, folder);
+            HostLoad refused = new HostLoad(origin, host, "DAMAGED", e.getMessage() + "; this host's tables were not loaded", 0,
+                    System.nanoTime() - start);
+            recordRefused(connection, refused);
+            return refused;
         }
         String host = uniqueHost(connection, original);
-        String origin = bundle + "!" + BundleLayout.HOSTS + folder;
+        List<String> skipped = new ArrayList<>();
+        try {
+            insert(connection, bundle, HOST_TABLE, hostFile, host, origin);
+        } catch (BundleException e) {
+            HostLoad refused = new HostLoad(origin, host, "DAMAGED", e.getMessage() + "; this host's tables were not loaded", 0,
+                    System.nanoTime() - start);
+            recordRefused(connection, refused);
+            return refused;
+        }
         for (Map.Entry<String, Path> file : files.entrySet()) {
             String table = "_" + file.getKey();
-            if (!tables.contains(table)) {
+            if (!tables.contains(table) || table.equals(HOST_TABLE)) {
                 continue; // a table this version does not have (written by a newer rdmatrace): nothing reads it
             }
-            insert(connection, bundle, table, file.getValue(), host, table.equals(HOST_TABLE) ? origin : null);
+            try {
+                insert(connection, bundle, table, file.getValue(), host, null);
+            } catch (BundleException e) {
+                skipped.add(file.getKey() + BundleLayout.PARQUET + " (" + e.getMessage().replace(bundle + ": ", "") + ")");
+            }
         }
-        return new HostLoad(origin, host, status == null ? "CLEAN" : status, detail == null ? "" : detail, events,
-                System.nanoTime() - start);
+        status = status == null ? "CLEAN" : status;
+        detail = detail == null ? "" : detail;
+        if (!skipped.isEmpty()) {
+            // the host loads without those tables: CORRUPT (read up to the damage) makes it a finding
+            detail = origin + ": unreadable table(s) skipped: " + String.join("; ", skipped)
+                    + (detail.isEmpty() ? "" : "; at export: " + detail);
+            status = HostLoad.READABLE.contains(status) ? "CORRUPT" : status;
+            try (PreparedStatement u = connection.prepareStatement("UPDATE _host SET status = ?, detail = ? WHERE host = ?")) {
+                u.setString(1, status);
+                u.setString(2, detail);
+                u.setString(3, host);
+                u.executeUpdate();
+            }
+        }
+        return new HostLoad(origin, host, status, detail, events, System.nanoTime() - start);
+    }
+
+    private static void recordRefused(Connection connection, HostLoad load) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO _host (host, folder, status, detail, events, last_seq) VALUES (?, ?, ?, ?, 0, -1)")) {
+            insert.setString(1, load.host());
+            insert.setString(2, load.folder());
+            insert.setString(3, load.status());
+            insert.setString(4, load.detail());
+            insert.executeUpdate();
+        }
     }
 
     private static void insert(Connection connection, Path bundle, String table, Path file, String host, String folder)
