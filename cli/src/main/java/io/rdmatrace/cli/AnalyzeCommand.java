@@ -85,6 +85,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws SQLException, IOException {
         ReportFormat reportFormat = parseFormat();
         Severity threshold = parseFailOn();
+        Inputs.ruleFolders(ruleFolders);
+        if (output != null) {
+            Inputs.outputFile(output);
+        }
         RuleSet rules = RuleCatalog.load(ruleFolders);
         if (listRules) {
             return listRules(rules);

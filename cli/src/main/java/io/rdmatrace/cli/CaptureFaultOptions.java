@@ -80,6 +80,10 @@ final class CaptureFaultOptions {
 
     /** The knobs, validated; IllegalArgumentException names the bad option. */
     QpKnobs knobs() {
+        if (gidIndex != null && (gidIndex < 0 || gidIndex > 255)) {
+            throw new IllegalArgumentException("--gid-index is an 8-bit sgid_index (0..255), got " + gidIndex);
+        }
+        io.rdmatrace.capture.run.ScenarioCheck.checkModifyInRts(modifyInRts);
         return new QpKnobs(pathMtu == null ? null : Mtu.parse(pathMtu), number("--sq-psn", sqPsn),
                 advertisePsn == null ? PsnChoice.TRUTH : PsnChoice.parse(advertisePsn), number("--dest-qpn", destQpn), pkeyIndex,
                 gidIndex, !noGrh,

@@ -57,7 +57,7 @@ final class ExportCommand implements Callable<Integer> {
         try {
             result = BundleWriter.export(trace, output, redact, force, VersionProvider.toolVersion());
         } catch (BundleException e) {
-            throw new UserDataException(e.getMessage(), e);
+            throw new EnvironmentException(e.getMessage(), e); // nothing exportable in it: unusable input
         }
         PrintWriter out = spec.commandLine().getOut();
         out.printf("rdmatrace export: wrote %s (%d bytes): %d host(s), %d finding(s), %s%n", output, result.bytes(),

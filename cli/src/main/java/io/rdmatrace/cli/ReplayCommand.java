@@ -86,7 +86,7 @@ final class ReplayCommand implements Callable<Integer> {
                     Duration.ofMillis(messageWaitMs), VersionProvider.toolVersion(),
                     "rdmatrace replay " + String.join(" ", spec.commandLine().getParseResult().originalArgs())));
         } catch (TraceException e) {
-            throw new UserDataException(e.getMessage(), e);
+            throw new EnvironmentException(e.getMessage(), e);
         } catch (ReplayException e) {
             throw e.isEnvironment() ? new EnvironmentException(e.getMessage(), e) : new UserDataException(e.getMessage(), e);
         }

@@ -72,6 +72,8 @@ final class TimelineCommand implements Callable<Integer> {
             default -> throw new ParameterException(spec.commandLine(),
                     "--format must be html or perfetto, not '" + format + "'");
         };
+        Inputs.ruleFolders(ruleFolders);
+        Inputs.outputFile(output);
         if (!Files.exists(folder)) {
             throw new EnvironmentException(folder + ": no such folder");
         }
@@ -79,7 +81,7 @@ final class TimelineCommand implements Callable<Integer> {
         try (AnalysisDatabase database = AnalysisDatabase.inMemory()) {
             LoadReport load = database.load(List.of(folder));
             if (!load.anyReadable()) {
-                throw new UserDataException(String.join("; ", load.rootProblems().isEmpty()
+                throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(folder + ": no readable host trace") : load.rootProblems()));
             }
             database.finishLoading();
@@ -87,7 +89,7 @@ final class TimelineCommand implements Callable<Integer> {
             timeline = TimelineBuilder.build(TimelineSource.read(database.connection(), folder.toString(),
                     result.findings()));
         } catch (TraceException e) {
-            throw new UserDataException(e.getMessage(), e);
+            throw new EnvironmentException(e.getMessage(), e);
         }
         String text = html ? HtmlTimelineWriter.render(timeline) : PerfettoWriter.render(timeline);
         Path parent = output.toAbsolutePath().getParent();

@@ -67,9 +67,12 @@ public final class CaptureAgent {
     public CaptureReport run() throws CaptureException {
         Scenario scenario;
         try {
+            // checked before the device opens or the port listens: a scenario that cannot run is a usage error
+            ScenarioCheck.check(Scenarios.of(config).spec(config));
             scenario = Scenarios.of(config).create(config);
         } catch (IOException | RuntimeException e) {
-            throw new CaptureException(false, "cannot read scenario " + config.scenarioFile() + ": " + e.getMessage(), e);
+            throw new CaptureException(true, config.scenarioFile() != null
+                    ? "cannot use scenario " + config.scenarioFile() + ": " + e.getMessage() : e.getMessage(), e);
         }
         Recorder recorder = record ? new Recorder() : Recorder.discarding();
         try (Verbs verbs = open(library)) {

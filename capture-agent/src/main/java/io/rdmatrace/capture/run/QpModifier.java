@@ -67,6 +67,11 @@ final class QpModifier {
         return StepExecutor.verdict(why, note);
     }
 
+    /** Converts a literal value as a modify would, on a throwaway attribute; throws what the run would. */
+    static void checkLiteral(QpField f, Value v) {
+        set(QpAttr.builder(), new AhParts(), f, v);
+    }
+
     private static void set(QpAttr.Builder b, AhParts ah, QpField f, Value v) {
         String what = f.key();
         switch (f) {

@@ -47,6 +47,10 @@ final class StepScenario implements Scenario {
             List<String> notes = new ArrayList<>();
             int repeat = Values.intValue(executor.bindings().resolve(tc.repeat(), null, 0), tc.id() + " repeat");
             List<QpSlot> targets = tc.firstQpOnly() ? st.slots.subList(0, 1) : st.slots;
+            if (repeat < 1) {
+                failed = StepOutcome.fail("repeat must be at least 1, got " + repeat);
+                repeat = 0; // a test case that runs nothing must not pass vacuously
+            }
             run:
             for (int iter = 0; iter < repeat; iter++) {
                 for (Step step : tc.steps()) {

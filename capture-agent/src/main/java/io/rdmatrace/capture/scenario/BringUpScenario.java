@@ -161,7 +161,7 @@ public final class BringUpScenario {
      * --modify-in-rts "min_rnr_timer=14,path_mtu" → those fields; a field without a value gets the value
      * the bring-up itself uses for it (its $reference), so "--modify-in-rts path_mtu" repeats the RTR value.
      */
-    static Map<QpField, Value> modifyInRtsAttrs(List<String> specs) {
+    public static Map<QpField, Value> modifyInRtsAttrs(List<String> specs) {
         Map<QpField, Value> a = new LinkedHashMap<>();
         a.put(QpField.QP_STATE, Value.text("RTS"));
         for (String spec : specs) {
