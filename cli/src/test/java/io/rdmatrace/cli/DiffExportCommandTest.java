@@ -163,7 +163,7 @@ class DiffExportCommandTest {
         assertThat(missing.err()).contains("rdmatrace export:", "no such trace folder");
         Path empty = Files.createDirectories(dir.resolve("empty"));
         Run nothing = run("export", empty.toString(), "-o", dir.resolve("b.zip").toString());
-        assertThat(nothing.exit()).isEqualTo(1);
+        assertThat(nothing.exit()).as("unusable input: 2, as in analyze and diff").isEqualTo(2);
         assertThat(nothing.err()).contains("nothing to export");
         assertThat(dir.resolve("b.zip")).doesNotExist();
         assertThat(run("export", clean1.toString()).exit()).as("-o is required").isEqualTo(2);

@@ -72,10 +72,10 @@ class ReplayCommandTest {
     }
 
     @Test
-    void replay_folderWithoutTrace_isADataError() throws Exception {
+    void replay_folderWithoutTrace_isUnusableInput() throws Exception {
         Files.createDirectories(dir.resolve("empty"));
         MainTest.Run run = MainTest.run("replay", dir.resolve("empty").toString(), "--soft", "--out", dir.resolve("o").toString());
-        assertThat(run.code()).isEqualTo(ExitCode.FAILURE);
+        assertThat(run.code()).as("unusable input: 2, as in analyze and diff").isEqualTo(ExitCode.USAGE);
         assertThat(run.err()).startsWith("rdmatrace replay: ").contains("no trace found");
     }
 
