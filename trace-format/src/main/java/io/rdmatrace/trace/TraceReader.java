@@ -122,14 +122,22 @@ public final class TraceReader implements AutoCloseable {
         try (TraceReader r = open(hostFolder)) {
             List<TraceEvent> events = new ArrayList<>();
             ReadOutcome o = r.forEachRemaining(events::add);
-            return new Result(r.session(), events, o);
+            return new Result(r.session(), events, o, r.damage());
         }
     }
 
-    /** A whole trace in memory. */
-    public record Result(SessionEvent session, List<TraceEvent> events, ReadOutcome outcome) {
+    /**
+     * A whole trace in memory.
+     *
+     * @param damage what was wrong with the files when they had to be read without Chronicle, or null
+     */
+    public record Result(SessionEvent session, List<TraceEvent> events, ReadOutcome outcome, String damage) {
         public Result {
             events = List.copyOf(events);
+        }
+
+        public Result(SessionEvent session, List<TraceEvent> events, ReadOutcome outcome) {
+            this(session, events, outcome, null);
         }
     }
 

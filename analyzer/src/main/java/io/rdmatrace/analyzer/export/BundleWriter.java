@@ -157,7 +157,7 @@ public final class BundleWriter {
                 host = redactor.host(t.session().hostId()) + "#" + n; // one host id in two folders stays two hosts
             }
             HostLoad loaded = db.loadEvents(host, redactor.redact(t.events()));
-            String status = t.outcome().status().name();
+            String status = t.outcome().isClean() && t.damage() != null ? "REPAIRED" : t.outcome().status().name();
             String detail = redactor.text(t.outcome().detail());
             setHost(db.connection(), host, status, detail);
             hosts.add(new HostLoad(host, host, status, detail, loaded.events(), loaded.elapsedNanos()));
