@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DamagedTraceFuzzTest {
 
     private static final long SEED = 0x5eed_0011L;
-    private static final int ROUNDS = 12;
+    private static final int ROUNDS = 8;
     private static final int EVENTS_PER_HOST = 65;
     private static final long[] TRUNCATIONS = {0, 256, 4096, 65536, 66000, 70000, 40_000_000};
 
@@ -62,7 +62,10 @@ class DamagedTraceFuzzTest {
             assertThat(named || !d.mustShow() && whole).as("damaged host named in Hosts and Findings, " + about).isTrue();
             assertThat(run.out() + run.err()).as(about).doesNotContain("InternalError").doesNotContain("unexpected internal error");
 
-            String verb = verbs[round % verbs.length];
+            if (round >= verbs.length) {
+                continue; // the other verbs read through the same reader: one round each keeps the test short
+            }
+            String verb = verbs[round];
             MainTest.Run other = switch (verb) {
                 case "export" -> MainTest.run("export", trace.toString(), "-o", dir.resolve("b" + round + ".zip").toString());
                 case "diff" -> MainTest.run("diff", trace.toString(), trace.toString());
