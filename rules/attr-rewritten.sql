@@ -1,5 +1,6 @@
 -- id: attr-rewritten
 -- severity: warning
+-- role: cause
 -- title: A QP attribute is not what was asked, or was changed on a live connection
 -- explanation: After a successful ibv_modify_qp, ibv_query_qp should return the values just
 --   set. A different value means the device rewrote it (rounded, clamped or ignored it), so

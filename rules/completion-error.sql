@@ -1,5 +1,6 @@
 -- id: completion-error
 -- severity: error
+-- role: consequence
 -- title: Work completed with an error status
 -- explanation: The first error completion of each QP is the one that matters (after it the QP
 --   is in ERR and everything else flushes). The message names the status and ranks its
@@ -32,6 +33,7 @@ possible(status, rank, cause, text) AS (VALUES
     (10, 2, 'rkey', 'the rkey is not a registered MR of the peer'),
     (10, 3, 'range', 'the remote address range is outside the peer MR'),
     (10, 4, 'qp_rights', 'the peer QP access flags do not allow the operation'),
+    (9, 0, 'psn', 'the PSNs do not line up (a sender behind its peer: duplicates, then a message without its start)'),
     (9, 1, 'qp_rights', 'the peer QP access flags do not allow the operation'),
     (9, 2, 'too_long', 'the message is longer than the peer receive buffer'),
     (9, 3, 'mtu', 'the path MTUs differ, so packets of the wrong size are refused'),
@@ -187,7 +189,13 @@ ranked AS (
 SELECT r.host, r.qp_num::BIGINT AS qp,
        list_concat([ev(r.host, r.seq)], flatten(list(r.evs ORDER BY r.rank) FILTER (WHERE r.supported))) AS evidence,
        enum_wc_status(r.status) || coalesce(' (' || any_value(t.text) || ')', '') || ' on ' || r.host
-           || ' QP ' || hex24(r.qp_num) || ', wr_id ' || r.wr_id
+           || ' QP ' || hex24(r.qp_num) || ', wr_id 0x' || lower(hex(r.wr_id))
+           || CASE r.status
+                   WHEN 12 THEN coalesce(' after ' || (SELECT arg_max(s.retry_cnt, s.handle) FROM qp_settings s
+                                                      WHERE s.host = r.host AND s.qp_num = r.qp_num) || ' retries (retry_cnt)', '')
+                   WHEN 13 THEN coalesce(' after ' || (SELECT arg_max(s.rnr_retry, s.handle) FROM qp_settings s
+                                                      WHERE s.host = r.host AND s.qp_num = r.qp_num) || ' RNR retries (rnr_retry)', '')
+                   ELSE '' END
            || CASE WHEN r.vendor_err <> 0 THEN ', vendor_err 0x' || lower(hex(r.vendor_err)) ELSE '' END
            || CASE WHEN r.errors > 1 OR r.flushes > 0
                    THEN ' (' || concat_ws(', ', CASE WHEN r.errors > 1 THEN 'first of ' || r.errors || ' errors' END,

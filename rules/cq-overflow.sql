@@ -1,5 +1,6 @@
 -- id: cq-overflow
 -- severity: error
+-- role: cause
 -- title: A completion queue overflowed
 -- explanation: When a completion arrives at a full CQ the device raises IBV_EVENT_CQ_ERR, the
 --   completion is lost and the CQ is unusable; on the receive side the QP moves to ERR and

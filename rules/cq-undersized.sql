@@ -1,5 +1,6 @@
 -- id: cq-undersized
 -- severity: warning
+-- role: cause
 -- title: A completion queue is smaller than the work its QPs can have outstanding
 -- explanation: Every outstanding send and receive work request of every QP attached to a CQ
 --   may produce a completion. If the CQ has fewer entries than the sum of those queue depths,

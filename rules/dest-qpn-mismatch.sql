@@ -1,5 +1,6 @@
 -- id: dest-qpn-mismatch
 -- severity: error
+-- role: cause
 -- title: A QP sends to a QP number that is not its peer's
 -- explanation: An RC/UC QP sends every packet to dest_qp_num (UD: to the WR's remote_qpn).
 --   If that is not the QPN the peer created and advertised, the peer's device drops the

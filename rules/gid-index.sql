@@ -1,5 +1,6 @@
 -- id: gid-index
 -- severity: error
+-- role: cause
 -- title: The GID used to address a connection is the wrong one
 -- explanation: On RoCE v2 the source GID (ah_attr.grh.sgid_index) picks the IP address and the
 --   packet format: an index that is not in the table, a link-local (fe80::) GID or a RoCE v1

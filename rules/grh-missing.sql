@@ -1,5 +1,6 @@
 -- id: grh-missing
 -- severity: error
+-- role: cause
 -- title: An address vector without a GRH on a RoCE port
 -- explanation: RoCE has no LIDs: packets are routed by the GID in the Global Route Header, so
 --   an address vector on an Ethernet port must have is_global = 1 with the peer's GID as dgid.

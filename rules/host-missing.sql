@@ -1,5 +1,6 @@
 -- id: host-missing
 -- severity: error
+-- role: cause
 -- title: A host talked to a peer whose trace was not loaded
 -- explanation: The out-of-band messages show a peer, but no loaded trace is that peer, so every
 --   rule that compares the two ends (PSNs, MTUs, QPNs, timing) cannot run for its

@@ -1,5 +1,6 @@
 -- id: illegal-attr-mask
 -- severity: error
+-- role: cause
 -- title: ibv_modify_qp was called with an attribute mask the transition does not allow
 -- explanation: Every legal transition has, per QP type, a set of attribute-mask bits it
 --   requires and a set it allows (IBV_QP_STATE is always allowed). A missing required bit or

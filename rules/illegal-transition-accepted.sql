@@ -1,5 +1,6 @@
 -- id: illegal-transition-accepted
 -- severity: error
+-- role: cause
 -- title: The device accepted a QP state transition the verbs state machine forbids
 -- explanation: ibv_modify_qp must refuse any (current, next) pair that is not in the IBTA /
 --   Linux transition table (ib_modify_qp_is_ok), e.g. RESET->RTS. Accepting it means the

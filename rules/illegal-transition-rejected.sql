@@ -1,5 +1,6 @@
 -- id: illegal-transition-rejected
 -- severity: info
+-- role: cause
 -- title: An illegal QP state transition was attempted and refused
 -- explanation: The application asked for a (current, next) pair that is not in the transition
 --   table and the device refused it, as it must. Inside scenario step TC02 this is the
@@ -11,6 +12,7 @@ SELECT host, qp_num::BIGINT AS qp,
        'ibv_modify_qp ' || from_state_name || '->' || to_state_name || ' on ' || qp_type_name || ' QP '
            || hex24(qp_num) || ' was refused with ' || errno_name
            || CASE WHEN queried THEN ' and the QP stayed ' || state_after_name ELSE '' END
-           || CASE WHEN probe THEN ' (the TC02 probe: expected)' ELSE '' END AS message
+           || CASE WHEN probe THEN ' (the TC02 probe: expected)' ELSE '' END AS message,
+       probe AS expected
 FROM _modify_check
 WHERE NOT legal AND NOT ok

@@ -1,5 +1,6 @@
 -- id: mr-access-excess
 -- severity: info
+-- role: cause
 -- title: A memory region grants remote access that no peer operation used
 -- explanation: Every remote right (REMOTE_WRITE, REMOTE_READ, REMOTE_ATOMIC) on an MR lets any
 --   peer holding its rkey write, read or modify that memory. Rights no operation in the

@@ -1,5 +1,6 @@
 -- id: mr-access-missing
 -- severity: error
+-- role: cause
 -- title: An operation needs an access right that the memory region or QP does not grant
 -- explanation: A remote RDMA WRITE, READ or atomic is checked at the target against the
 --   target QP's qp_access_flags (refused with NAK Invalid Request ->

@@ -1,5 +1,6 @@
 -- id: path-mtu-exceeds-active
 -- severity: error
+-- role: cause
 -- title: A QP's path MTU is larger than its port's active MTU
 -- explanation: ibv_modify_qp checks path_mtu only against the port's max_mtu (rxe, softverbs),
 --   so a value above the active MTU (what the link carries now, e.g. 1024 for a 1500-byte

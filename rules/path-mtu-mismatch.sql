@@ -1,5 +1,6 @@
 -- id: path-mtu-mismatch
 -- severity: error
+-- role: cause
 -- title: The two ends of a connection use different path MTUs
 -- explanation: Each QP packetises messages by its own path_mtu, and a responder drops any
 --   packet longer than its own path MTU (and expects every FIRST/MIDDLE packet to be exactly

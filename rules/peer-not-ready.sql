@@ -1,5 +1,6 @@
 -- id: peer-not-ready
 -- severity: error
+-- role: cause
 -- title: A QP sent before its peer's QP was ready to receive (RTR)
 -- explanation: A responder drops request packets while its QP is below RTR. If the sender
 --   starts before the peer has moved to RTR, the first packets are lost; the sender

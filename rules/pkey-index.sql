@@ -1,5 +1,6 @@
 -- id: pkey-index
 -- severity: error
+-- role: cause
 -- title: A QP uses a P_Key index outside the port's P_Key table
 -- explanation: pkey_index selects the partition key sent in every packet. An index beyond the
 --   table (RoCE devices usually have a single entry, index 0 = 0xFFFF) is refused with EINVAL

@@ -1,5 +1,6 @@
 -- id: post-after-error
 -- severity: warning
+-- role: consequence
 -- title: Work requests were posted to a QP that was already in the error state
 -- explanation: Once a QP is in ERR (an error completion, or a modify to ERR) every work
 --   request posted to it completes with IBV_WC_WR_FLUSH_ERR without being executed. Posting

@@ -1,5 +1,6 @@
 -- id: psn-misaligned
 -- severity: error
+-- role: cause
 -- title: A sender's first PSN is not the PSN its peer expects
 -- explanation: The requester starts at sq_psn; the responder accepts only its rq_psn and
 --   treats anything else as a duplicate (behind) or a sequence error (ahead). A mismatch means
@@ -22,7 +23,9 @@ WITH checked AS (
 SELECT CASE WHEN unseen_exchange OR (advertised IS NOT NULL AND advertised = p_rq_psn) THEN host ELSE p_host END AS host,
        (CASE WHEN unseen_exchange OR (advertised IS NOT NULL AND advertised = p_rq_psn) THEN qp_num ELSE p_qp_num END)::BIGINT
            AS qp,
-       list_filter([ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq), ev(host, advertised_seq), ev(p_host, received_seq)],
+       list_filter([ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq), ev(host, advertised_seq), ev(p_host, received_seq),
+                    ev(p_host, CASE WHEN responder_wire IS NOT NULL THEN wire_seq(p_host) END),
+                    ev(host, CASE WHEN requester_wire IS NOT NULL THEN wire_seq(host) END)],
                    lambda e: e.seq IS NOT NULL) AS evidence,
        host || ' QP ' || hex24(qp_num) || ' sends from PSN ' || hex24(sq_psn) || ' (sq_psn) but ' || p_host
            || ' QP ' || hex24(p_qp_num) || ' expects ' || hex24(p_rq_psn) || ' (rq_psn): '
@@ -37,5 +40,11 @@ SELECT CASE WHEN unseen_exchange OR (advertised IS NOT NULL AND advertised = p_r
                         || ' out of band, not the PSN it uses' || override_note(host, '--advertise-psn')
                         || override_note(host, '--sq-psn')
                    ELSE '; ' || host || ' advertised ' || hex24(advertised) || ' but ' || p_host
-                        || ' programmed a different rq_psn' END AS message
-FROM checked
+                        || ' programmed a different rq_psn' END
+           || coalesce('; on the wire, ' || nullif(concat_ws('; ', responder_wire, requester_wire), ''), '') AS message
+FROM (SELECT *,
+             -- the responder sees the wrong PSNs, the requester the NAKs and retries they cause
+             wire_text(p_host, ['duplicate_request', 'out_of_seq_request', 'rcvd_dropped']) AS responder_wire,
+             wire_text(host, ['rcvd_seq_err', 'completer_retry_err', 'local_ack_timeout_err', 'retry_exceeded_err'])
+                 AS requester_wire
+      FROM checked)

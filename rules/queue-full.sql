@@ -1,5 +1,6 @@
 -- id: queue-full
 -- severity: error
+-- role: cause
 -- title: A work request was posted to a full send or receive queue
 -- explanation: A QP holds at most max_send_wr / max_recv_wr outstanding work requests (the
 --   values granted at ibv_create_qp). Posting more fails with ENOMEM and bad_wr points at the

@@ -1,5 +1,6 @@
 -- id: recv-not-posted
 -- severity: error
+-- role: cause
 -- title: A message arrived before the receiver had posted a receive
 -- explanation: A SEND (or RDMA WRITE with immediate) consumes one receive WQE at the peer. On
 --   RC, if none is posted the responder answers RNR NAK and the sender retries after

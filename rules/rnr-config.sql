@@ -1,5 +1,6 @@
 -- id: rnr-config
 -- severity: warning
+-- role: cause
 -- title: Receiver-not-ready settings that stall or hide failures
 -- explanation: min_rnr_timer is how long a sender waits after an RNR NAK: code 0 means
 --   655.36 ms, the longest, not the shortest. rnr_retry 7 retries forever, so a receiver that

@@ -1,5 +1,6 @@
 -- id: timeout-config
 -- severity: warning
+-- role: cause
 -- title: ACK timeout or retry count that hangs or gives up too early
 -- explanation: The local ACK timeout is 4.096 us * 2^timeout. timeout 0 disables the
 --   retransmit timer: a lost packet or a dead peer hangs the QP forever. Below 8 (~1 ms) the

@@ -1,5 +1,6 @@
 -- id: trace-truncated
 -- severity: warning
+-- role: cause
 -- title: A host's trace ends early
 -- explanation: A trace without its END event was cut short (the capture was killed, crashed
 --   or is still running); a corrupt document ends reading at the damage. Everything before

@@ -1,5 +1,6 @@
 -- id: trace-unreadable
 -- severity: error
+-- role: cause
 -- title: A host folder could not be read at all
 -- explanation: The folder holds a trace the analyzer refused: a format major version it does
 --   not read, a queue whose first event is not a SESSION, or a damaged SESSION. Nothing of

@@ -1,5 +1,6 @@
 -- id: verb-failed
 -- severity: error
+-- role: consequence
 -- title: A verbs call failed
 -- explanation: Every failed call (ret != 0, or NULL for a create call) is reported with its
 --   errno and the likely cause found in the trace: the QP state at the time, the attribute

@@ -2,8 +2,9 @@
 # Regenerates the reference captures in this folder: one clean two-host bring-up and one capture per
 # fault override, each made by `rdmatrace demo` (hostA listens on softverbs@127.0.0.1, hostB connects
 # from softverbs@127.0.0.2). A capture's queue files are sparse (~80 MB apparent, a few KB of events),
-# so each is stored gzip-compressed: <name>/<host>/<file>.gz. Unpack a sample to analyze it:
-#   sample-traces/regenerate.sh --unpack <name> <dir>     (then: rdmatrace analyze <dir>)
+# so each is stored gzip-compressed: <name>/<host>/<file>.gz. `rdmatrace analyze sample-traces/<name>` reads
+# that form directly; other tools may need the plain files:
+#   sample-traces/regenerate.sh --unpack <name> <dir>
 # Usage: sample-traces/regenerate.sh [name...]      (default: every sample)
 # Env: RDMATRACE_JAR=path/to/rdmatrace.jar to use a built jar instead of the repo's ./rdmatrace launcher.
 set -euo pipefail

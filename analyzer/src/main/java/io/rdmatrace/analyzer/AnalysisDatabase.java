@@ -1,11 +1,16 @@
 package io.rdmatrace.analyzer;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -14,6 +19,7 @@ import org.duckdb.DuckDBConnection;
 import io.rdmatrace.analyzer.export.BundleInputs;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.load.PackedTraces;
 import io.rdmatrace.analyzer.load.Schema;
 import io.rdmatrace.analyzer.load.TraceLoader;
 import io.rdmatrace.trace.TraceEvent;
@@ -27,6 +33,7 @@ public final class AnalysisDatabase implements AutoCloseable {
     private final DuckDBConnection connection;
     private final BufferAllocator allocator;
     private final TraceLoader loader;
+    private final List<Path> unpacked = new ArrayList<>();
     private boolean finished;
 
     private AnalysisDatabase(DuckDBConnection connection, BufferAllocator allocator) {
@@ -74,7 +81,63 @@ public final class AnalysisDatabase implements AutoCloseable {
      */
     public LoadReport load(List<Path> roots) throws SQLException {
         requireLoading();
-        return BundleInputs.load(connection, loader::load, roots);
+        List<Path> inputs = new ArrayList<>();
+        Map<String, String> renamed = new LinkedHashMap<>();
+        for (Path root : roots) {
+            if (PackedTraces.isPacked(root)) {
+                Path target = unpack(root);
+                renamed.put(target.toString(), root.toString());
+                inputs.add(target);
+            } else {
+                inputs.add(root);
+            }
+        }
+        LoadReport report = BundleInputs.load(connection, loader::load, inputs);
+        return renamed.isEmpty() ? report : renamePacked(report, renamed);
+    }
+
+    /** Unpacks a gzip-packed trace folder (the samples' form) into a folder deleted on close. */
+    private Path unpack(Path root) throws SQLException {
+        try {
+            Path target = Files.createTempDirectory("rdmatrace-unpacked-");
+            unpacked.add(target);
+            PackedTraces.unpack(root, target);
+            return target;
+        } catch (IOException e) {
+            throw new SQLException(root + ": cannot unpack its gzip-packed queue files: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reports (and records) the packed folders' own paths, not the temporary ones they were read from. */
+    private LoadReport renamePacked(LoadReport report, Map<String, String> renamed) throws SQLException {
+        List<HostLoad> hosts = new ArrayList<>();
+        for (HostLoad h : report.hosts()) {
+            String folder = h.folder();
+            String detail = h.detail();
+            for (Map.Entry<String, String> e : renamed.entrySet()) {
+                folder = folder.replace(e.getKey(), e.getValue());
+                detail = detail.replace(e.getKey(), e.getValue());
+            }
+            hosts.add(new HostLoad(folder, h.host(), h.status(), detail, h.events(), h.elapsedNanos()));
+        }
+        List<String> problems = new ArrayList<>();
+        for (String p : report.rootProblems()) {
+            for (Map.Entry<String, String> e : renamed.entrySet()) {
+                p = p.replace(e.getKey(), e.getValue());
+            }
+            problems.add(p);
+        }
+        for (Map.Entry<String, String> e : renamed.entrySet()) {
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE _host SET folder = replace(folder, ?, ?), detail = replace(detail, ?, ?)")) {
+                update.setString(1, e.getKey());
+                update.setString(2, e.getValue());
+                update.setString(3, e.getKey());
+                update.setString(4, e.getValue());
+                update.executeUpdate();
+            }
+        }
+        return new LoadReport(hosts, problems, report.elapsedNanos());
     }
 
     /** Loads events already in memory as one host (tests and generated fixtures). */
@@ -106,6 +169,13 @@ public final class AnalysisDatabase implements AutoCloseable {
             connection.close();
         } finally {
             allocator.close();
+            for (Path folder : unpacked) {
+                try {
+                    PackedTraces.delete(folder);
+                } catch (IOException e) {
+                    // a temporary copy left behind is harmless; the analysis is done
+                }
+            }
         }
     }
 }

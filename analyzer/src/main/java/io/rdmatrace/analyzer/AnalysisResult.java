@@ -17,20 +17,33 @@ import io.rdmatrace.analyzer.rule.RuleProblem;
  * @param ruleProblems  rule files that did not parse, bind or run
  * @param ruleNanos     wall time of running all rules
  * @param clocks        the hosts whose clock offset was estimated (others are references or unknown)
+ * @param wire          the packet-level counters that moved ({@code wire_counters})
  */
 public record AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
-        List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks) {
+        List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks, List<WireCounter> wire) {
     public AnalysisResult {
         connections = List.copyOf(connections);
         outcomes = List.copyOf(outcomes);
         ruleProblems = List.copyOf(ruleProblems);
         clocks = List.copyOf(clocks);
+        wire = List.copyOf(wire);
     }
 
     /** A result without clock estimates. */
     public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
             List<RuleProblem> ruleProblems, long ruleNanos) {
-        this(load, connections, outcomes, ruleProblems, ruleNanos, List.of());
+        this(load, connections, outcomes, ruleProblems, ruleNanos, List.of(), List.of());
+    }
+
+    /** A result without wire counters. */
+    public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
+            List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks) {
+        this(load, connections, outcomes, ruleProblems, ruleNanos, clocks, List.of());
+    }
+
+    /** The findings as causes with their consequences (computed on each call). */
+    public Diagnosis diagnosis() {
+        return Diagnosis.of(findings(), connections);
     }
 
     /** All findings, most severe first, then by rule id, host, QP. */

@@ -29,19 +29,44 @@ public final class Analyzer {
         long ruleNanos = System.nanoTime() - start;
         List<RuleProblem> problems = new ArrayList<>(rules.problems());
         outcomes.stream().filter(RuleOutcome::failed).map(RuleOutcome::problem).forEach(problems::add);
-        return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos, clocks(database));
+        return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos, clocks(database),
+                wire(database));
     }
 
     private static final String CONNECTIONS_SQL = """
             SELECT p.pair_id, p.host_a, p.qp_a, p.host_b, p.qp_b, p.matched_by,
                    coalesce(qp_type_name(coalesce(a.qp_type, b.qp_type)), '?') AS qp_type,
                    coalesce(a.states_reached, []) AS states_a,
-                   coalesce(b.states_reached, []) AS states_b
+                   coalesce(b.states_reached, []) AS states_b,
+                   fa.state_name, fa.seq, fa.source, fa.what,
+                   fb.state_name, fb.seq, fb.source, fb.what
             FROM connection_pairs p
             LEFT JOIN qp_settings a ON a.host = p.host_a AND a.handle = p.handle_a
             LEFT JOIN qp_settings b ON b.host = p.host_b AND b.handle = p.handle_b
+            LEFT JOIN qp_final_state fa ON fa.host = p.host_a AND fa.handle = p.handle_a
+            LEFT JOIN qp_final_state fb ON fb.host = p.host_b AND fb.handle = p.handle_b
             ORDER BY p.pair_id
             """;
+
+    private static final String WIRE_SQL = "SELECT host, seq, counter, delta, role, meaning FROM wire_counters ORDER BY host, counter";
+
+    private static List<WireCounter> wire(AnalysisDatabase database) throws SQLException {
+        List<WireCounter> wire = new ArrayList<>();
+        try (PreparedStatement statement = database.connection().prepareStatement(WIRE_SQL);
+                ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                wire.add(new WireCounter(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getLong(4), rs.getString(5),
+                        rs.getString(6)));
+            }
+        }
+        return wire;
+    }
+
+    private static QpFinalState finalState(ResultSet rs, int column) throws SQLException {
+        String state = rs.getString(column);
+        return state == null ? null : new QpFinalState(state, rs.getLong(column + 1), rs.getString(column + 2),
+                rs.getString(column + 3));
+    }
 
     private static List<ConnectionSummary> connections(AnalysisDatabase database) throws SQLException {
         List<ConnectionSummary> connections = new ArrayList<>();
@@ -49,7 +74,8 @@ public final class Analyzer {
                 ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 connections.add(new ConnectionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4),
-                        rs.getLong(5), rs.getString(7), rs.getString(6), states(rs.getArray(8)), states(rs.getArray(9))));
+                        rs.getLong(5), rs.getString(7), rs.getString(6), states(rs.getArray(8)), states(rs.getArray(9)),
+                        finalState(rs, 10), finalState(rs, 14)));
             }
         }
         return connections;

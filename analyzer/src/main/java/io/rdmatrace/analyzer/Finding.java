@@ -12,12 +12,22 @@ import java.util.Objects;
  * @param qp       the QP number (24-bit) the finding is about, or null
  * @param evidence the events that prove it, on one or both hosts, in (host, seq) order
  * @param message  what is wrong, in the rule's words, with the observed values
+ * @param role     the rule's role: a cause, or a consequence of one
+ * @param expected the row is the expected outcome of a deliberate probe (the rule's optional
+ *                 {@code expected} column): reports fold it into one line
  */
-public record Finding(String ruleId, Severity severity, String host, Long qp, List<Evidence> evidence, String message) {
+public record Finding(String ruleId, Severity severity, String host, Long qp, List<Evidence> evidence, String message,
+        Role role, boolean expected) {
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
         Objects.requireNonNull(severity, "severity");
+        Objects.requireNonNull(role, "role");
         evidence = List.copyOf(evidence);
         message = message == null ? "" : message;
+    }
+
+    /** A cause that is not expected noise. */
+    public Finding(String ruleId, Severity severity, String host, Long qp, List<Evidence> evidence, String message) {
+        this(ruleId, severity, host, qp, evidence, message, Role.CAUSE, false);
     }
 }

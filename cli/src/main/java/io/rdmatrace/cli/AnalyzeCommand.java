@@ -81,6 +81,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also show each rule's explanation and SQL, and per-rule timings.")
     boolean verbose;
 
+    @Option(names = "--all", description = "Show expected findings (the TC02 probe's refused transition) one by one "
+            + "instead of folded into one line.")
+    boolean all;
+
     @Override
     public Integer call() throws SQLException, IOException {
         ReportFormat reportFormat = parseFormat();
@@ -113,7 +117,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             for (RuleProblem problem : result.ruleProblems()) {
                 err().println(prefix() + "rule not run: " + problem);
             }
-            write(result, new ReportOptions(verbose, threshold));
+            String traceArgs = String.join(" ", folders.stream().map(Path::toString).toList());
+            write(result, new ReportOptions(verbose, threshold, all, traceArgs));
             return threshold != null && result.countAtLeast(threshold) > 0 ? ExitCode.FAILURE : ExitCode.OK;
         }
     }

@@ -46,6 +46,7 @@ public final class Main implements Runnable {
                 new ExportCommand(),
                 new ReplayCommand(),
                 new TimelineCommand(),
+                new ShowCommand(),
                 new DevicesCommand()
         );
     }

@@ -156,7 +156,7 @@ public enum Attr {
     TRAFFIC_CLASS(162, U32, "ah_attr.grh.traffic_class"),
 
     // --- work requests (ibv_post_send / ibv_post_recv) 190..209
-    WR_ID(190, U64, "wr_id"),
+    WR_ID(190, HEX64, "wr_id (an application cookie, often a pointer: read in hex)"),
     WR_OPCODE(191, ENUM, VerbsNames.WR_OPCODE, "send WR opcode"),
     SEND_FLAGS(192, FLAGS, VerbsNames.SEND_FLAGS, "send flags"),
     NUM_SGE(193, U32, "SGEs in the WR"),

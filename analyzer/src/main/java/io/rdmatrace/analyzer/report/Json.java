@@ -3,11 +3,11 @@ package io.rdmatrace.analyzer.report;
 import java.io.PrintWriter;
 
 /** The few JSON pieces the JSON report needs: escaped strings and literals. */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static String string(String text) {
+    public static String string(String text) {
         if (text == null) {
             return "null";
         }
@@ -32,7 +32,7 @@ final class Json {
         return out.append('"').toString();
     }
 
-    static String number(Long value) {
+    public static String number(Long value) {
         return value == null ? "null" : value.toString();
     }
 

@@ -8,6 +8,9 @@ import java.util.Map;
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.ClockEstimate;
 import io.rdmatrace.analyzer.ConnectionSummary;
+import io.rdmatrace.analyzer.Diagnosis;
+import io.rdmatrace.analyzer.QpFinalState;
+import io.rdmatrace.analyzer.WireCounter;
 import io.rdmatrace.analyzer.Evidence;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
@@ -26,8 +29,11 @@ final class JsonReport implements ReportWriter {
     @Override
     public void write(AnalysisResult result, ReportOptions options, PrintWriter out) {
         Map<String, Rule> rules = Lookup.rulesById(result);
+        Diagnosis diagnosis = result.diagnosis();
+        List<Finding> all = result.findings();
         out.print("{");
         Json.field(out, true, "schema", Json.string(SCHEMA));
+        Json.field(out, false, "headline", strings(Summary.lines(result, diagnosis)));
         out.print(",\"summary\":{");
         Json.field(out, true, "error", Long.toString(result.count(Severity.ERROR)));
         Json.field(out, false, "warning", Long.toString(result.count(Severity.WARNING)));
@@ -44,6 +50,8 @@ final class JsonReport implements ReportWriter {
             Json.field(out, true, "host", Json.string(h.host()));
             Json.field(out, false, "folder", Json.string(h.folder()));
             Json.field(out, false, "status", Json.string(h.status()));
+            Json.field(out, false, "integrity", Json.string(Lookup.integrity(h)));
+            Json.field(out, false, "verdict", Json.string(Lookup.verdict(h, all)));
             Json.field(out, false, "readable", Boolean.toString(h.readable()));
             Json.field(out, false, "events", Long.toString(h.events()));
             Json.field(out, false, "detail", Json.string(h.detail()));
@@ -64,6 +72,20 @@ final class JsonReport implements ReportWriter {
             Json.field(out, false, "matched_by", Json.string(c.matchedBy()));
             Json.field(out, false, "states_a", strings(c.statesA()));
             Json.field(out, false, "states_b", strings(c.statesB()));
+            Json.field(out, false, "final_a", finalState(c.finalA()));
+            Json.field(out, false, "final_b", finalState(c.finalB()));
+            out.print("}");
+        }
+        out.print("],\"wire\":[");
+        for (int i = 0; i < result.wire().size(); i++) {
+            WireCounter w = result.wire().get(i);
+            out.print(i == 0 ? "{" : ",{");
+            Json.field(out, true, "host", Json.string(w.host()));
+            Json.field(out, false, "seq", Long.toString(w.seq()));
+            Json.field(out, false, "counter", Json.string(w.counter()));
+            Json.field(out, false, "delta", Long.toString(w.delta()));
+            Json.field(out, false, "role", Json.string(w.role()));
+            Json.field(out, false, "meaning", Json.string(w.meaning()));
             out.print("}");
         }
         out.print("],\"clocks\":[");
@@ -79,13 +101,15 @@ final class JsonReport implements ReportWriter {
             out.print("}");
         }
         out.print("],\"findings\":[");
-        List<Finding> findings = result.findings();
+        List<Finding> findings = all;
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
             Rule rule = rules.get(f.ruleId());
             out.print(i == 0 ? "{" : ",{");
             Json.field(out, true, "rule", Json.string(f.ruleId()));
             Json.field(out, false, "severity", Json.string(f.severity().label()));
+            Json.field(out, false, "role", Json.string(f.role().label()));
+            Json.field(out, false, "expected", Boolean.toString(f.expected()));
             Json.field(out, false, "title", Json.string(rule.title()));
             Json.field(out, false, "host", Json.string(f.host()));
             Json.field(out, false, "qp", Json.number(f.qp()));
@@ -94,6 +118,13 @@ final class JsonReport implements ReportWriter {
             for (int e = 0; e < f.evidence().size(); e++) {
                 Evidence ev = f.evidence().get(e);
                 out.print((e == 0 ? "{" : ",{") + "\"host\":" + Json.string(ev.host()) + ",\"seq\":" + ev.seq() + "}");
+            }
+            out.print("],\"caused_by\":[");
+            List<Finding> causes = diagnosis.causesOf(f);
+            for (int c = 0; c < causes.size(); c++) {
+                Finding cause = causes.get(c);
+                out.print((c == 0 ? "{" : ",{") + "\"rule\":" + Json.string(cause.ruleId()) + ",\"host\":"
+                        + Json.string(cause.host()) + ",\"qp\":" + Json.number(cause.qp()) + "}");
             }
             out.print("]");
             Json.field(out, false, "fix", Json.string(rule.fix()));
@@ -110,6 +141,7 @@ final class JsonReport implements ReportWriter {
             out.print(i == 0 ? "{" : ",{");
             Json.field(out, true, "id", Json.string(o.rule().id()));
             Json.field(out, false, "severity", Json.string(o.rule().severity().label()));
+            Json.field(out, false, "role", Json.string(o.rule().role().label()));
             Json.field(out, false, "findings", Integer.toString(o.findings().size()));
             Json.field(out, false, "failed", Boolean.toString(o.failed()));
             Json.field(out, false, "elapsed_ms", String.format(Locale.ROOT, "%.3f", o.elapsedNanos() / 1e6));
@@ -120,6 +152,14 @@ final class JsonReport implements ReportWriter {
         }
         out.println("]}");
         out.flush();
+    }
+
+    private static String finalState(QpFinalState state) {
+        if (state == null) {
+            return "null";
+        }
+        return "{\"state\":" + Json.string(state.state()) + ",\"seq\":" + state.seq() + ",\"source\":"
+                + Json.string(state.source()) + ",\"what\":" + Json.string(state.what()) + "}";
     }
 
     private static String strings(List<String> values) {

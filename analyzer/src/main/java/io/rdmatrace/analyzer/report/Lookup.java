@@ -8,6 +8,9 @@ import java.util.Map;
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.ConnectionSummary;
 import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.QpFinalState;
+import io.rdmatrace.analyzer.Severity;
+import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.rule.Rule;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
 
@@ -45,6 +48,46 @@ final class Lookup {
 
     static String states(List<String> states) {
         return String.join(" > ", states);
+    }
+
+    /** The trace file's integrity, apart from any verdict: complete, truncated, corrupt or unreadable. */
+    static String integrity(HostLoad host) {
+        return switch (host.status()) {
+            case "CLEAN" -> "complete";
+            case "TRUNCATED" -> "truncated";
+            case "CORRUPT" -> "corrupt";
+            default -> "unreadable (" + host.status() + ")";
+        };
+    }
+
+    /** The host's verdict from the findings about it: FAILED, WARNINGS or ok (expected findings aside). */
+    static String verdict(HostLoad host, List<Finding> findings) {
+        if (!host.readable()) {
+            return "not analysed";
+        }
+        long errors = findings.stream().filter(f -> !f.expected() && host.host().equals(f.host())
+                && f.severity() == Severity.ERROR).count();
+        long warnings = findings.stream().filter(f -> !f.expected() && host.host().equals(f.host())
+                && f.severity() == Severity.WARNING).count();
+        if (errors > 0) {
+            return "FAILED (" + errors + " error(s)" + (warnings > 0 ? ", " + warnings + " warning(s)" : "") + ")";
+        }
+        return warnings > 0 ? "WARNINGS (" + warnings + ")" : "ok";
+    }
+
+    /** "RESET > INIT > RTR > RTS > ERR (inferred from hostB#51: completion IBV_WC_…)". */
+    static String path(List<String> states, QpFinalState last, String host) {
+        String text = states(states);
+        if (last != null && last.inferred()) {
+            text += " (" + last.state() + " inferred from " + host + "#" + last.seq() + ": " + last.what() + ")";
+        }
+        return text;
+    }
+
+    /** What a failure without a cause in the trace can be followed up with. */
+    static String captureNext() {
+        return "capture the packets of both hosts (tcpdump -i IFACE -w HOST.pcap udp port 4791) and read which PSN, "
+                + "opcode and NAK the failure follows";
     }
 
     static String connection(ConnectionSummary c) {

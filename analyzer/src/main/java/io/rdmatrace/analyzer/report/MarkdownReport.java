@@ -3,31 +3,44 @@ package io.rdmatrace.analyzer.report;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.ConnectionSummary;
+import io.rdmatrace.analyzer.Diagnosis;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.rule.Rule;
 import io.rdmatrace.analyzer.rule.RuleProblem;
 
-/** The report to paste into a bug report: tables for hosts and connections, findings as a list. */
+/**
+ * The report to paste into a bug report: the summary, tables for hosts and connections, then
+ * each cause with its consequences nested beneath.
+ */
 final class MarkdownReport implements ReportWriter {
 
     @Override
     public void write(AnalysisResult result, ReportOptions options, PrintWriter out) {
         Map<String, Rule> rules = Lookup.rulesById(result);
+        Diagnosis diagnosis = result.diagnosis();
+        List<Finding> all = result.findings();
         out.println("## rdmatrace analysis");
+        out.println();
+        for (String line : Summary.lines(result, diagnosis)) {
+            out.println("**" + cell(line) + "**  ");
+        }
         out.println();
         out.printf("%d error(s), %d warning(s), %d info; %d events from %d host folder(s).%n",
                 result.count(Severity.ERROR), result.count(Severity.WARNING), result.count(Severity.INFO),
                 result.load().events(), result.load().hosts().size());
         out.println();
-        out.println("| host | status | events | folder |");
-        out.println("|---|---|---:|---|");
+        out.println("| host | trace | verdict | events | folder |");
+        out.println("|---|---|---|---:|---|");
         for (HostLoad h : result.load().hosts()) {
-            out.printf("| %s | %s | %d | `%s` |%n", cell(h.host()), h.status(), h.events(), cell(h.folder()));
+            out.printf("| %s | %s | %s | %d | `%s` |%n", cell(h.host()), Lookup.integrity(h), Lookup.verdict(h, all),
+                    h.events(), cell(h.folder()));
         }
         if (!result.connections().isEmpty()) {
             out.println();
@@ -35,25 +48,38 @@ final class MarkdownReport implements ReportWriter {
             out.println("|---:|---|---|---|---|---|");
             for (ConnectionSummary c : result.connections()) {
                 out.printf("| %d | %s | %s | %s | %s | %s |%n", c.pairId(), cell(Lookup.connection(c)), c.qpType(),
-                        c.matchedBy(), Lookup.states(c.statesA()), Lookup.states(c.statesB()));
+                        c.matchedBy(), cell(Lookup.path(c.pathA(), c.finalA(), c.hostA())),
+                        cell(Lookup.path(c.pathB(), c.finalB(), c.hostB())));
             }
         }
-        List<Finding> findings = result.findings();
-        if (!findings.isEmpty()) {
+        if (!diagnosis.causes().isEmpty() || !diagnosis.unexplained().isEmpty()) {
             out.println();
             out.println("### Findings");
         }
-        for (int i = 0; i < findings.size(); i++) {
-            Finding f = findings.get(i);
-            Rule rule = rules.get(f.ruleId());
-            if (i == 0 || !findings.get(i - 1).ruleId().equals(f.ruleId())) {
-                out.println();
-                out.printf("**%s `%s`** — %s%n%n", f.severity().name(), f.ruleId(), rule.title());
+        for (Finding cause : diagnosis.causes()) {
+            out.println();
+            item(out, cause, rules.get(cause.ruleId()), "");
+            out.println("  *Fix:* " + cell(rules.get(cause.ruleId()).fix()));
+            for (Finding consequence : diagnosis.consequencesOf(cause)) {
+                item(out, consequence, rules.get(consequence.ruleId()), "  ");
             }
-            out.printf("- %s: %s  %n  evidence: `%s`%n", cell(Lookup.where(f)), cell(f.message()), Lookup.evidence(f));
-            if (i == findings.size() - 1 || !findings.get(i + 1).ruleId().equals(f.ruleId())) {
-                out.println();
-                out.println("  *Fix:* " + cell(rule.fix()));
+        }
+        for (Finding failure : diagnosis.unexplained()) {
+            out.println();
+            item(out, failure, rules.get(failure.ruleId()), "");
+            out.println("  *No cause in this trace;* capture next: " + cell(Lookup.captureNext()));
+        }
+        if (!diagnosis.expected().isEmpty()) {
+            out.println();
+            if (options.all()) {
+                for (Finding f : diagnosis.expected()) {
+                    item(out, f, rules.get(f.ruleId()), "");
+                }
+            } else {
+                Set<String> ids = new TreeSet<>();
+                diagnosis.expected().forEach(f -> ids.add(f.ruleId()));
+                out.printf("*Expected:* %d `%s` finding(s) from a deliberate probe (`--all` shows them).%n",
+                        diagnosis.expected().size(), String.join("`, `", ids));
             }
         }
         if (!result.ruleProblems().isEmpty()) {
@@ -65,6 +91,11 @@ final class MarkdownReport implements ReportWriter {
             }
         }
         out.flush();
+    }
+
+    private static void item(PrintWriter out, Finding f, Rule rule, String pad) {
+        out.printf("%s- **%s `%s`** (%s) — %s: %s  %n%s  evidence: `%s`%n", pad, f.severity().name(), f.ruleId(),
+                f.role().label(), cell(Lookup.where(f)), cell(f.message()), pad, Lookup.evidence(f));
     }
 
     /** Keeps table cells and list items on one line and free of table pipes. */

@@ -1,12 +1,19 @@
 package io.rdmatrace.analyzer.report;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.ClockEstimate;
 import io.rdmatrace.analyzer.ConnectionSummary;
+import io.rdmatrace.analyzer.Diagnosis;
+import io.rdmatrace.analyzer.Evidence;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.load.HostLoad;
@@ -14,11 +21,19 @@ import io.rdmatrace.analyzer.rule.Rule;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
 import io.rdmatrace.analyzer.rule.RuleProblem;
 
-/** The report for people: hosts, connections, then findings by severity with evidence and fix. */
+/**
+ * The report for people: a summary naming the root cause, hosts (trace integrity and verdict),
+ * connections (states up to the one each QP ended in), then each cause with its consequences
+ * indented beneath, the failures nothing in the trace explains, and expected findings folded.
+ */
 final class TextReport implements ReportWriter {
 
     @Override
     public void write(AnalysisResult result, ReportOptions options, PrintWriter out) {
+        Diagnosis diagnosis = result.diagnosis();
+        List<Finding> findings = result.findings();
+        Summary.lines(result, diagnosis).forEach(out::println);
+        out.println();
         List<HostLoad> hosts = result.load().hosts();
         out.printf("rdmatrace analyze: %d host folder(s), %d events loaded in %s; %d rules in %s%n",
                 hosts.size(), result.load().events(), Lookup.millis(result.load().elapsedNanos()),
@@ -26,7 +41,8 @@ final class TextReport implements ReportWriter {
         out.println();
         out.println("Hosts");
         for (HostLoad host : hosts) {
-            out.printf("  %-16s %-10s %8d events  %s%n", host.host(), host.status(), host.events(), host.folder());
+            out.printf("  %-10s trace %-10s %6d events  verdict: %-26s %s%n", host.host(), Lookup.integrity(host),
+                    host.events(), Lookup.verdict(host, findings), host.folder());
             if (!host.status().equals("CLEAN")) {
                 out.println("      " + host.detail());
             }
@@ -41,8 +57,8 @@ final class TextReport implements ReportWriter {
         }
         for (ConnectionSummary c : result.connections()) {
             out.printf("  #%d %s  %s  matched by %s%n", c.pairId(), Lookup.connection(c), c.qpType(), c.matchedBy());
-            out.printf("       %s: %s%n", c.hostA(), Lookup.states(c.statesA()));
-            out.printf("       %s: %s%n", c.hostB(), Lookup.states(c.statesB()));
+            out.printf("       %s: %s%n", c.hostA(), Lookup.path(c.pathA(), c.finalA(), c.hostA()));
+            out.printf("       %s: %s%n", c.hostB(), Lookup.path(c.pathB(), c.finalB(), c.hostB()));
         }
         if (!result.clocks().isEmpty()) {
             out.println();
@@ -52,26 +68,42 @@ final class TextReport implements ReportWriter {
             }
         }
         out.println();
-        List<Finding> findings = result.findings();
-        out.printf("Findings: %d error(s), %d warning(s), %d info%n", result.count(Severity.ERROR),
-                result.count(Severity.WARNING), result.count(Severity.INFO));
+        long expected = diagnosis.expected().size();
+        out.printf("Findings: %d error(s), %d warning(s), %d info%s%n", result.count(Severity.ERROR),
+                result.count(Severity.WARNING), result.count(Severity.INFO),
+                expected > 0 ? " (" + expected + " expected)" : "");
         Map<String, Rule> rules = Lookup.rulesById(result);
-        for (int i = 0; i < findings.size(); i++) {
-            Finding finding = findings.get(i);
-            Rule rule = rules.get(finding.ruleId());
-            if (i == 0 || !findings.get(i - 1).ruleId().equals(finding.ruleId())) {
-                out.println();
-                out.printf("%s %s: %s%n", finding.severity().name(), finding.ruleId(), rule.title());
-                if (options.verbose()) {
-                    out.println(indent(rule.explanation(), "    "));
+        Set<Finding> printed = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean[] hinted = {false};
+        for (Finding cause : diagnosis.causes()) {
+            out.println();
+            finding(out, cause, rules, options, "", hinted, List.of());
+            List<Finding> consequences = diagnosis.consequencesOf(cause);
+            if (!consequences.isEmpty()) {
+                out.println("    which led to:");
+            }
+            for (Finding consequence : consequences) {
+                if (printed.add(consequence)) {
+                    finding(out, consequence, rules, options, "      ", hinted, diagnosis.causesOf(consequence));
+                } else {
+                    out.printf("      %s %s on %s (above)%n", consequence.severity().name(), consequence.ruleId(),
+                            Lookup.where(consequence));
                 }
             }
-            out.printf("  - %s: %s%n", Lookup.where(finding), finding.message());
-            out.printf("    evidence: %s%n", Lookup.evidence(finding));
-            if (i == findings.size() - 1 || !findings.get(i + 1).ruleId().equals(finding.ruleId())) {
-                out.println(indent("fix: " + rule.fix(), "    "));
-            }
         }
+        for (Finding failure : diagnosis.unexplained()) {
+            out.println();
+            finding(out, failure, rules, options, "", hinted, List.of());
+            Set<String> hostsOf = new TreeSet<>();
+            if (failure.host() != null) {
+                hostsOf.add(failure.host());
+            }
+            failure.evidence().forEach(e -> hostsOf.add(e.host()));
+            out.println("    no cause in this trace; "
+                    + Summary.wire(result, hostsOf).orElse("no wire counter moved on " + String.join(", ", hostsOf)));
+            out.println("    capture next: " + Lookup.captureNext());
+        }
+        expected(out, diagnosis.expected(), rules, options, hinted);
         if (!result.ruleProblems().isEmpty()) {
             out.println();
             out.printf("Rule problems: %d rule file(s) could not be used (the other rules ran)%n", result.ruleProblems().size());
@@ -83,13 +115,59 @@ final class TextReport implements ReportWriter {
             out.println();
             out.println("Rules");
             for (RuleOutcome outcome : result.outcomes()) {
-                out.printf("  %-30s %-7s %3d finding(s) %10s%s%n", outcome.rule().id(), outcome.rule().severity().label(),
-                        outcome.findings().size(), Lookup.millis(outcome.elapsedNanos()),
+                out.printf("  %-30s %-7s %-11s %3d finding(s) %10s%s%n", outcome.rule().id(), outcome.rule().severity().label(),
+                        outcome.rule().role().label(), outcome.findings().size(), Lookup.millis(outcome.elapsedNanos()),
                         outcome.failed() ? "  FAILED" : "");
                 out.println(indent(outcome.rule().sql(), "      "));
             }
         }
         out.flush();
+    }
+
+    private static void finding(PrintWriter out, Finding f, Map<String, Rule> rules, ReportOptions options, String pad,
+            boolean[] hinted, List<Finding> causes) {
+        Rule rule = rules.get(f.ruleId());
+        out.printf("%s%s %s: %s%n", pad, f.severity().name(), f.ruleId(), rule.title());
+        if (options.verbose()) {
+            out.println(indent(rule.explanation(), pad + "    "));
+        }
+        out.printf("%s  - %s: %s%n", pad, Lookup.where(f), f.message());
+        out.printf("%s    evidence: %s%n", pad, Lookup.evidence(f));
+        if (!hinted[0] && !f.evidence().isEmpty()) {
+            hinted[0] = true;
+            List<String> ids = new ArrayList<>();
+            f.evidence().stream().limit(4).map(Evidence::toString).forEach(ids::add);
+            out.printf("%s    look at them: rdmatrace show %s %s%n", pad, options.traceArgs(), String.join(" ", ids));
+        }
+        if (causes.isEmpty()) {
+            out.println(indent("fix: " + rule.fix(), pad + "    "));
+        } else {
+            out.println(pad + "    fix: the cause (" + String.join(", ", causes.stream().map(c -> c.ruleId() + " on "
+                    + Lookup.where(c)).distinct().toList()) + ")");
+        }
+    }
+
+    private static void expected(PrintWriter out, List<Finding> expected, Map<String, Rule> rules, ReportOptions options,
+            boolean[] hinted) {
+        if (expected.isEmpty()) {
+            return;
+        }
+        out.println();
+        if (options.all()) {
+            out.println("Expected (a deliberate probe's outcome):");
+            for (Finding f : expected) {
+                finding(out, f, rules, options, "  ", hinted, List.of());
+            }
+            return;
+        }
+        Set<String> ids = new TreeSet<>();
+        Set<String> where = new TreeSet<>();
+        expected.forEach(f -> {
+            ids.add(f.ruleId());
+            where.add(Lookup.where(f));
+        });
+        out.printf("Expected: %d %s finding(s) on %s, as a deliberate probe must produce (--all shows them)%n",
+                expected.size(), String.join(", ", ids), String.join(", ", where));
     }
 
     static String indent(String text, String prefix) {

@@ -2,6 +2,7 @@ package io.rdmatrace.analyzer.rule;
 
 import java.util.Objects;
 
+import io.rdmatrace.analyzer.Role;
 import io.rdmatrace.analyzer.Severity;
 
 /**
@@ -9,16 +10,18 @@ import io.rdmatrace.analyzer.Severity;
  *
  * @param id          the file name without {@code .sql}; lowercase words joined by '-'
  * @param severity    how bad a row of this rule is
+ * @param role        cause or consequence (header {@code role:}; a rule without one is a cause)
  * @param title       one line, what the rule detects
  * @param explanation why it matters (may span several lines)
  * @param fix         what to change
  * @param sql         the body: one DuckDB SELECT over the documented views
  * @param origin      where it came from ("builtin" or the user file's path), for messages
  */
-public record Rule(String id, Severity severity, String title, String explanation, String fix, String sql, String origin) {
+public record Rule(String id, Severity severity, Role role, String title, String explanation, String fix, String sql, String origin) {
     public Rule {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(severity, "severity");
+        Objects.requireNonNull(role, "role");
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(explanation, "explanation");
         Objects.requireNonNull(fix, "fix");

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.rdmatrace.analyzer.Role;
 import io.rdmatrace.analyzer.Severity;
 
 /**
@@ -16,6 +17,8 @@ import io.rdmatrace.analyzer.Severity;
 public final class RuleParser {
     /** The header keys, all required, in the order they are written. */
     static final List<String> KEYS = List.of("id", "severity", "title", "explanation", "fix");
+    /** Header keys that may be left out: {@code role} (default: cause). */
+    static final List<String> OPTIONAL_KEYS = List.of("role");
     private static final Pattern KEY_LINE = Pattern.compile("^([a-z]+):\\s?(.*)$");
     private static final Pattern ID = Pattern.compile("^[a-z0-9]+(-[a-z0-9]+)*$");
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
@@ -45,7 +48,7 @@ public final class RuleParser {
             }
             String comment = line.substring(2).strip();
             Matcher key = KEY_LINE.matcher(comment);
-            if (key.matches() && KEYS.contains(key.group(1))) {
+            if (key.matches() && (KEYS.contains(key.group(1)) || OPTIONAL_KEYS.contains(key.group(1)))) {
                 currentKey = key.group(1);
                 if (header.containsKey(currentKey)) {
                     throw new RuleFormatException("header key '" + currentKey + "' appears twice");
@@ -77,8 +80,16 @@ public final class RuleParser {
         } catch (IllegalArgumentException e) {
             throw new RuleFormatException(e.getMessage());
         }
+        Role role = Role.CAUSE;
+        if (header.containsKey("role")) {
+            try {
+                role = Role.parse(header.get("role").toString());
+            } catch (IllegalArgumentException e) {
+                throw new RuleFormatException(e.getMessage());
+            }
+        }
         String body = body(lines, bodyStart);
-        return new Rule(id, severity, header.get("title").toString(), header.get("explanation").toString(),
+        return new Rule(id, severity, role, header.get("title").toString(), header.get("explanation").toString(),
                 header.get("fix").toString(), body, origin);
     }
 

@@ -34,6 +34,9 @@ public final class RuleRunner {
             new String[] {"qp", "BIGINT"},
             new String[] {"evidence", "STRUCT(host VARCHAR, seq BIGINT)[]"},
             new String[] {"message", "VARCHAR"});
+    /** Columns a rule may add after {@link #OUTPUT}, in this order. */
+    public static final List<String[]> OPTIONAL_OUTPUT = List.<String[]>of(
+            new String[] {"expected", "BOOLEAN"});
 
     private final Connection connection;
     private final DSLContext sql;
@@ -59,9 +62,13 @@ public final class RuleRunner {
             actual.add(meta.getColumnName(i) + " " + meta.getColumnTypeName(i));
         }
         List<String> expected = OUTPUT.stream().map(c -> c[0] + " " + c[1]).toList();
-        if (!actual.equals(expected)) {
+        List<String> optional = OPTIONAL_OUTPUT.stream().map(c -> c[0] + " " + c[1]).toList();
+        boolean fits = actual.size() >= expected.size() && actual.size() <= expected.size() + optional.size()
+                && actual.subList(0, expected.size()).equals(expected)
+                && actual.subList(expected.size(), actual.size()).equals(optional.subList(0, actual.size() - expected.size()));
+        if (!fits) {
             return Optional.of("returns (" + String.join(", ", actual) + "); a rule must return ("
-                    + String.join(", ", expected) + ")");
+                    + String.join(", ", expected) + ") and may add (" + String.join(", ", optional) + ")");
         }
         return Optional.empty();
     }
@@ -88,10 +95,12 @@ public final class RuleRunner {
                 return new RuleOutcome(rule, List.of(), new RuleProblem(fileOf(rule), unfit.get()), System.nanoTime() - start);
             }
             List<Finding> findings = new ArrayList<>();
+            boolean hasExpected = statement.getMetaData().getColumnCount() > OUTPUT.size();
             try (ResultSet rows = statement.executeQuery()) {
                 for (Record row : sql.fetch(rows)) {
+                    boolean expected = hasExpected && Boolean.TRUE.equals(row.get(4, Boolean.class));
                     findings.add(new Finding(rule.id(), rule.severity(), row.get(0, String.class), row.get(1, Long.class),
-                            evidence(row.get(2)), row.get(3, String.class)));
+                            evidence(row.get(2)), row.get(3, String.class), rule.role(), expected));
                 }
             }
             findings.sort(FINDING_ORDER);

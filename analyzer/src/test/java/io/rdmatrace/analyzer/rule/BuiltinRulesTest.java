@@ -27,6 +27,19 @@ class BuiltinRulesTest {
                 .contains("trace-truncated", "trace-unreadable", "host-missing");
     }
 
+    /** Every shipped rule says whether it finds causes or their consequences (the report nests by it). */
+    @Test
+    void builtin_everyRuleDeclaresItsRole() {
+        for (java.util.Map.Entry<String, String> file : BundledFiles.sqlFiles("").entrySet()) {
+            if (file.getKey().startsWith("_")) {
+                continue;
+            }
+            assertThat(file.getValue()).as(file.getKey()).containsPattern("(?m)^-- role: (cause|consequence)$");
+        }
+        assertThat(RuleCatalog.builtin().rules()).filteredOn(r -> r.role() == io.rdmatrace.analyzer.Role.CONSEQUENCE)
+                .extracting(Rule::id).containsExactlyInAnyOrder("completion-error", "post-after-error", "verb-failed");
+    }
+
     @Test
     void builtin_everyRuleBindsOnTheEmptySchema() throws Exception {
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {

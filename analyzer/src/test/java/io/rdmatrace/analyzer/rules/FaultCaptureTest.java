@@ -56,7 +56,7 @@ class FaultCaptureTest {
                 "psn-misaligned host-b 0x000011",
                 "post-after-error host-b 0x000011");
         assertThat(Analysis.rows(r, "completion-error")).containsExactly(
-                "host-b|0x000011|[host-a#15, host-b#17, host-b#23]|IBV_WC_RETRY_EXC_ERR (transport retry counter exceeded) on host-b QP 0x000011, wr_id 1 (2 flushed); likely: the PSNs do not line up [sq_psn 0x002000, peer rq_psn 0x002001]; other possible causes, not supported by this trace: the path MTU differs between the ends or exceeds the link; packets go to the wrong QP number or GID; the peer QP was not in RTR yet; the peer QP was in error or destroyed; the ACK timeout is too short; packets were lost on the link (a verbs trace cannot show this)");
+                "host-b|0x000011|[host-a#15, host-b#17, host-b#23]|IBV_WC_RETRY_EXC_ERR (transport retry counter exceeded) on host-b QP 0x000011, wr_id 0x1 after 7 retries (retry_cnt) (2 flushed); likely: the PSNs do not line up [sq_psn 0x002000, peer rq_psn 0x002001]; other possible causes, not supported by this trace: the path MTU differs between the ends or exceeds the link; packets go to the wrong QP number or GID; the peer QP was not in RTR yet; the peer QP was in error or destroyed; the ACK timeout is too short; packets were lost on the link (a verbs trace cannot show this)");
         assertThat(Analysis.rows(r, "psn-misaligned")).containsExactly(
                 "host-b|0x000011|[host-a#14, host-a#15, host-b#14, host-b#17]|host-b QP 0x000011 sends from PSN 0x002000 (sq_psn) but host-a QP 0x000011 expects 0x002001 (rq_psn): 1 behind, so the responder drops its packets as duplicates; host-b advertised 0x002001 out of band, not the PSN it uses (injected by --advertise-psn +1)");
         assertThat(Analysis.rows(r, "post-after-error")).containsExactly(
@@ -73,7 +73,7 @@ class FaultCaptureTest {
                 "completion-error host-a 0x000011",
                 "dest-qpn-mismatch host-a 0x000011");
         assertThat(Analysis.rows(r, "completion-error")).containsExactly(
-                "host-a|0x000011|[host-a#15, host-a#23]|IBV_WC_RETRY_EXC_ERR (transport retry counter exceeded) on host-a QP 0x000011, wr_id 1; likely: packets go to the wrong QP number or GID [dest_qp_num 0x000099 but the peer is 0x000011]; other possible causes, not supported by this trace: the PSNs do not line up; the path MTU differs between the ends or exceeds the link; the peer QP was not in RTR yet; the peer QP was in error or destroyed; the ACK timeout is too short; packets were lost on the link (a verbs trace cannot show this)");
+                "host-a|0x000011|[host-a#15, host-a#23]|IBV_WC_RETRY_EXC_ERR (transport retry counter exceeded) on host-a QP 0x000011, wr_id 0x1 after 7 retries (retry_cnt); likely: packets go to the wrong QP number or GID [dest_qp_num 0x000099 but the peer is 0x000011]; other possible causes, not supported by this trace: the PSNs do not line up; the path MTU differs between the ends or exceeds the link; the peer QP was not in RTR yet; the peer QP was in error or destroyed; the ACK timeout is too short; packets were lost on the link (a verbs trace cannot show this)");
         assertThat(Analysis.rows(r, "dest-qpn-mismatch")).containsExactly(
                 "host-a|0x000011|[host-a#14, host-a#15, host-b#5]|host-a QP 0x000011 sends to QPN 0x000099 (dest_qp_num) (injected by --dest-qpn 0x99) but its peer on host-b is QP 0x000011, as received out of band");
     }
@@ -132,7 +132,7 @@ class FaultCaptureTest {
                 "mr-access-missing host-b 0x000011",
                 "mr-access-missing host-b 0x000011");
         assertThat(Analysis.rows(r, "completion-error")).containsExactly(
-                "host-a|0x000011|[host-a#21, host-a#23, host-b#3, host-b#10]|IBV_WC_REM_ACCESS_ERR (remote access error) on host-a QP 0x000011, wr_id 1; likely: the peer MR lacks the remote access right [peer MR rkey 0x642 has IBV_ACCESS_LOCAL_WRITE]; the peer QP access flags do not allow the operation [peer qp_access_flags 0]; other possible causes, not supported by this trace: the rkey is not a registered MR of the peer; the remote address range is outside the peer MR");
+                "host-a|0x000011|[host-a#21, host-a#23, host-b#3, host-b#10]|IBV_WC_REM_ACCESS_ERR (remote access error) on host-a QP 0x000011, wr_id 0x1; likely: the peer MR lacks the remote access right [peer MR rkey 0x642 has IBV_ACCESS_LOCAL_WRITE]; the peer QP access flags do not allow the operation [peer qp_access_flags 0]; other possible causes, not supported by this trace: the rkey is not a registered MR of the peer; the remote address range is outside the peer MR");
         assertThat(Analysis.rows(r, "mr-access-missing")).containsExactly(
                 "host-b|0x000011|[host-a#21, host-b#10]|host-a QP 0x000011 issued 1 RDMA WRITE(s) to host-b QP 0x000011 whose qp_access_flags are 0: it lacks IBV_ACCESS_REMOTE_WRITE",
                 "host-b|0x000011|[host-a#21, host-b#3]|host-a QP 0x000011 issued 1 RDMA WRITE(s) to rkey 0x642, an MR of host-b registered with IBV_ACCESS_LOCAL_WRITE: it lacks IBV_ACCESS_REMOTE_WRITE (injected by --mr-access local)");
@@ -162,7 +162,7 @@ class FaultCaptureTest {
                 "recv-not-posted host-b 0x000011",
                 "rnr-config host-a 0x000011");
         assertThat(Analysis.rows(r, "completion-error")).containsExactly(
-                "host-a|0x000011|[host-a#17, host-a#21, host-a#23]|IBV_WC_RNR_RETRY_EXC_ERR (RNR retry counter exceeded) on host-a QP 0x000011, wr_id 1; likely: the peer had no receive posted [the peer never posted a receive]; rnr_retry is too small to wait for the receiver [rnr_retry 0]");
+                "host-a|0x000011|[host-a#17, host-a#21, host-a#23]|IBV_WC_RNR_RETRY_EXC_ERR (RNR retry counter exceeded) on host-a QP 0x000011, wr_id 0x1 after 0 RNR retries (rnr_retry); likely: the peer had no receive posted [the peer never posted a receive]; rnr_retry is too small to wait for the receiver [rnr_retry 0]");
         assertThat(Analysis.rows(r, "recv-not-posted")).containsExactly(
                 "host-b|0x000011|[host-a#21]|host-b QP 0x000011 never posted a receive, but its peer host-a QP 0x000011 sent a message that needs one");
         assertThat(Analysis.rows(r, "rnr-config")).containsExactly(

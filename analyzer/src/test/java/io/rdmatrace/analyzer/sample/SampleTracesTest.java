@@ -2,6 +2,8 @@ package io.rdmatrace.analyzer.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +19,8 @@ import io.rdmatrace.analyzer.AnalysisDatabase;
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.report.ReportFormat;
+import io.rdmatrace.analyzer.report.ReportOptions;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 
 /**
@@ -25,6 +29,7 @@ import io.rdmatrace.analyzer.rule.RuleCatalog;
  * sample-traces/README.md.
  */
 class SampleTracesTest {
+    static final String SUMMARY_FILE = "expected-summary.txt";
 
     static Path samplesRoot() {
         String root = System.getProperty("rdmatrace.repo.root");
@@ -49,26 +54,23 @@ class SampleTracesTest {
         return samples.stream().map(sample -> DynamicTest.dynamicTest(sample.getFileName().toString(), () -> check(sample)));
     }
 
-    /** A sample's host folders, unpacked when stored gzip-packed. */
-    static Path traces(Path sample, Path scratch) throws Exception {
-        boolean packed;
-        try (Stream<Path> files = Files.walk(sample, 2)) {
-            packed = files.anyMatch(p -> p.getFileName().toString().endsWith(".cq4.gz"));
-        }
-        if (!packed) {
-            return sample;
-        }
-        Path target = Files.createDirectories(scratch.resolve(sample.getFileName().toString()));
-        SampleUnpacker.unpack(sample, target);
-        return target;
-    }
-
-    private static void deleteTree(Path root) throws java.io.IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.delete(p);
+    /** The text report's opening lines (up to the first blank line) against expected-summary.txt. */
+    private static void checkSummary(Path sample, AnalysisResult result) throws Exception {
+        Path golden = sample.resolve(SUMMARY_FILE);
+        Assumptions.assumeTrue(Files.isRegularFile(golden), sample + " has no " + SUMMARY_FILE
+                + " yet: its summary is not checked (write the first lines of `rdmatrace analyze " + sample + "`)");
+        StringWriter text = new StringWriter();
+        ReportFormat.TEXT.writer().write(result, ReportOptions.DEFAULT, new PrintWriter(text));
+        List<String> summary = new ArrayList<>();
+        for (String line : text.toString().split("\n", -1)) {
+            if (line.isEmpty()) {
+                break;
             }
+            summary.add(line);
         }
+        List<String> expected = Files.readAllLines(golden);
+        assertThat(summary).as("summary of %s; if the change is intended, %s should read:%n%s", sample, SUMMARY_FILE,
+                String.join("\n", summary)).isEqualTo(expected);
     }
 
     private static void check(Path sample) throws Exception {
@@ -77,17 +79,16 @@ class SampleTracesTest {
                 + " yet: its findings are not checked (write it after reviewing `rdmatrace analyze " + sample + "`)");
         List<String> expected = ExpectedFindings.read(expectedFile);
         List<String> actual;
-        Path scratch = Files.createTempDirectory("rdmatrace-sample-");
         try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-            LoadReport load = db.load(List.of(traces(sample, scratch)));
+            // as shipped: the loader unpacks the gzip-packed queue files itself
+            LoadReport load = db.load(List.of(sample));
             assertThat(load.rootProblems()).as("loading " + sample).isEmpty();
             assertThat(load.anyReadable()).as(sample + " holds no readable host trace").isTrue();
             db.finishLoading();
             AnalysisResult result = Analyzer.analyze(db, load, RuleCatalog.builtin());
             assertThat(result.ruleProblems()).as("rule problems on " + sample).isEmpty();
             actual = result.findings().stream().map(ExpectedFindings::line).sorted().collect(Collectors.toList());
-        } finally {
-            deleteTree(scratch);
+            checkSummary(sample, result);
         }
         assertThat(actual).as("findings of %s; if the change is intended, after checking them, the file should read:%n%s",
                 sample, String.join("\n", actual)).isEqualTo(expected);
