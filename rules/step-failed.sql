@@ -1,5 +1,6 @@
 -- id: step-failed
 -- severity: error
+-- role: consequence
 -- title: A capture step failed
 -- explanation: The capture agent recorded a FAIL verdict for one of its steps (a test case that
 --   did not pass, a data pattern that came back different, a peer that vanished, a capture

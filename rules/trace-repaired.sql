@@ -1,5 +1,6 @@
 -- id: trace-repaired
 -- severity: warning
+-- role: cause
 -- title: A host's trace files were damaged but every event was read
 -- explanation: The queue's files did not look the way Chronicle writes them (a data file of the
 --   wrong size, a damaged queue header or index, a missing or damaged metadata.cq4t), so the

@@ -17,7 +17,8 @@ import java.util.Set;
  *
  * <p>A consequence follows from a cause (of warning or error severity) when both are about the
  * same QP, or about the two QPs of one connection, or share an evidence event; a consequence
- * about no QP follows from causes about no QP on its host.
+ * about no QP (a failed step of a host) follows from the causes on its host and on the hosts it
+ * has a connection with.
  */
 public final class Diagnosis {
     private final List<Finding> causes;
@@ -38,7 +39,10 @@ public final class Diagnosis {
     /** Arranges {@code findings} (most severe first) using the connections to pair QPs. */
     public static Diagnosis of(List<Finding> findings, List<ConnectionSummary> connections) {
         Map<QpKey, QpKey> peers = new java.util.HashMap<>();
+        Set<String> hostPairs = new HashSet<>();
         for (ConnectionSummary c : connections) {
+            hostPairs.add(c.hostA() + "\n" + c.hostB());
+            hostPairs.add(c.hostB() + "\n" + c.hostA());
             peers.put(new QpKey(c.hostA(), c.qpA()), new QpKey(c.hostB(), c.qpB()));
             peers.put(new QpKey(c.hostB(), c.qpB()), new QpKey(c.hostA(), c.qpA()));
         }
@@ -64,7 +68,7 @@ public final class Diagnosis {
         for (Finding consequence : consequences) {
             List<Finding> found = new ArrayList<>();
             for (Finding cause : candidates) {
-                if (follows(consequence, cause, peers)) {
+                if (follows(consequence, cause, peers, hostPairs)) {
                     found.add(cause);
                     consequencesOf.computeIfAbsent(cause, k -> new ArrayList<>()).add(consequence);
                 }
@@ -89,7 +93,7 @@ public final class Diagnosis {
                 consequencesOf);
     }
 
-    private static boolean follows(Finding consequence, Finding cause, Map<QpKey, QpKey> peers) {
+    private static boolean follows(Finding consequence, Finding cause, Map<QpKey, QpKey> peers, Set<String> hostPairs) {
         Set<Evidence> shared = new HashSet<>(consequence.evidence());
         if (cause.evidence().stream().anyMatch(shared::contains)) {
             return true;
@@ -98,7 +102,7 @@ public final class Diagnosis {
             return false;
         }
         if (consequence.qp() == null) {
-            return cause.qp() == null && consequence.host().equals(cause.host());
+            return consequence.host().equals(cause.host()) || hostPairs.contains(consequence.host() + "\n" + cause.host());
         }
         if (cause.qp() == null) {
             return false;

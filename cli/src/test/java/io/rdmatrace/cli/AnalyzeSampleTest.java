@@ -34,7 +34,7 @@ class AnalyzeSampleTest {
                 .contains("ERROR psn-misaligned: A sender's first PSN is not the PSN its peer expects");
         assertThat(run.out()).contains("which led to:").contains("wr_id 0x4000000000000000")
                 .contains("hostB: RESET > INIT > RTR > RTS > ERR").contains("hostA counted out_of_seq_request +12")
-                .contains("verdict: FAILED (2 error(s))").doesNotContain("CLEAN")
+                .contains("verdict: FAILED (3 error(s))").doesNotContain("CLEAN")
                 .contains("look at them: rdmatrace show ")
                 .contains("Expected: 2 illegal-transition-rejected finding(s)").doesNotContain("INFO illegal-transition");
         assertThat(AnalyzeCommandTest.analyze("--all", sample("advertise-psn-off-by-one").toString()).out())

@@ -54,6 +54,7 @@ final class Lookup {
     static String integrity(HostLoad host) {
         return switch (host.status()) {
             case "CLEAN" -> "complete";
+            case "REPAIRED" -> "repaired";
             case "TRUNCATED" -> "truncated";
             case "CORRUPT" -> "corrupt";
             default -> "unreadable (" + host.status() + ")";
