@@ -18,12 +18,12 @@ final class CaptureTable {
                 config.link().role().label(), r.peerHost() != null ? " <-> " + r.peerHost() : "", w.qps(), w.qpType(),
                 w.op().label(), w.size(), w.iterations());
         for (TestCaseResult t : r.results()) {
-            out.printf("  %-6s %-34s %-4s  %s%n", t.id(), clip(t.title(), 34), t.verdict(), clip(t.text(), TEXT_WIDTH));
+            out.printf("  %-6s %-34s %-4s  %s%n", t.id(), clip(t.title(), 34), t.verdict(), wrap(t.text(), TEXT_WIDTH));
         }
         if (r.peerHost() != null || r.peerText() != null) {
             String verdict = r.peerPassed() == null ? "?" : r.peerPassed() ? "PASS" : "FAIL";
             out.printf("  %-6s %-34s %-4s  %s%n", "peer", r.peerHost() != null ? r.peerHost() : "-", verdict,
-                    clip(r.peerText() == null ? "" : r.peerText(), TEXT_WIDTH));
+                    wrap(r.peerText() == null ? "" : r.peerText(), TEXT_WIDTH));
         }
         if (r.traceDir() == null) {
             out.println("trace: none (--no-record)");
@@ -33,6 +33,26 @@ final class CaptureTable {
         }
         out.println(r.passed() ? "PASS" : "FAIL");
         out.flush();
+    }
+
+    /** The text column: 2 + 6 + 1 + 34 + 1 + 4 + 2 characters in. */
+    private static final String CONTINUATION = " ".repeat(50);
+
+    /** A failure reason in full: broken at spaces into lines of at most {@code width}, continued under the text column. */
+    static String wrap(String text, int width) {
+        StringBuilder out = new StringBuilder();
+        int lineStart = 0;
+        for (String word : text.split(" ", -1)) {
+            int lineLength = out.length() - lineStart;
+            if (lineLength > 0 && lineLength + 1 + word.length() > width) {
+                out.append(System.lineSeparator()).append(CONTINUATION);
+                lineStart = out.length();
+            } else if (out.length() > lineStart) {
+                out.append(' ');
+            }
+            out.append(word);
+        }
+        return out.toString();
     }
 
     private static String clip(String s, int max) {
