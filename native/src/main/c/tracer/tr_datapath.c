@@ -69,6 +69,25 @@ void tr_poll_flush(void)
     empty.nanos = 0;
 }
 
+void tr_poll_empty(struct ibv_cq *cq, int num_entries, int64_t t0, int64_t t1)
+{
+    if (empty.cq != cq && tr_empty_pending) {
+        tr_poll_flush();
+    }
+    if (!tr_empty_pending) {
+        empty.cq = cq;
+        empty.num_entries = num_entries;
+        empty.first = t0;
+        tr_empty_pending = 1;
+    }
+    empty.count++;
+    empty.nanos += t1 - t0;
+    empty.last = t1;
+    if (empty.count >= (1 << 20)) {
+        tr_poll_flush();
+    }
+}
+
 /* ---- the recording ops --------------------------------------------------------------------- */
 
 static int sge_count(int num_sge)
@@ -240,7 +259,7 @@ static int tr_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct 
     return ret;
 }
 
-static void poll_record(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc, int ret, int err, int64_t t0,
+void tr_poll_record(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc, int ret, int err, int64_t t0,
                         int64_t dur)
 {
     int total = ret > 0 ? (ret < num_entries ? ret : num_entries) : 0;
@@ -286,24 +305,10 @@ static int tr_poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
     }
     int err = errno;
     if (ret == 0) {
-        if (empty.cq != cq && tr_empty_pending) {
-            tr_poll_flush();
-        }
-        if (!tr_empty_pending) {
-            empty.cq = cq;
-            empty.num_entries = num_entries;
-            empty.first = t0;
-            tr_empty_pending = 1;
-        }
-        empty.count++;
-        empty.nanos += t1 - t0;
-        empty.last = t1;
-        if (empty.count >= (1 << 20)) {
-            tr_poll_flush();
-        }
+        tr_poll_empty(cq, num_entries, t0, t1);
         return 0;
     }
-    poll_record(cq, num_entries, wc, ret, err, t0, t1 - t0);
+    tr_poll_record(cq, num_entries, wc, ret, err, t0, t1 - t0);
     errno = err;
     return ret;
 }

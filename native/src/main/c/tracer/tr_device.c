@@ -44,7 +44,8 @@ struct ibv_context *(ibv_open_device)(struct ibv_device *device)
         tr_commit(r, n);
     }
     if (ctx != NULL) {
-        tr_device_snapshot(ctx);
+        tr_device_snapshot(ctx);   /* before the extended ops are swapped: its queries are not the program's */
+        tr_vops_attach(ctx);
     }
     errno = err != 0 ? err : errno;
     return ctx;
@@ -59,6 +60,7 @@ int (ibv_close_device)(struct ibv_context *ctx)
     int err = errno;
     if (ret == 0) {
         tr_ops_detach(ctx);
+        tr_vops_detach(ctx);
     }
     tr_args(TR_IBV_CLOSE_DEVICE, t0, t1 - t0, ctx, ret, tr_err_of_ret(ret, err), 0, NULL);
     errno = err;
@@ -89,7 +91,7 @@ int (ibv_query_device)(struct ibv_context *ctx, struct ibv_device_attr *attr)
     return ret;
 }
 
-static void port_record(enum tr_kind kind, uint32_t flags, int64_t t0, int64_t dur, struct ibv_context *ctx,
+void tr_port_record(enum tr_kind kind, uint32_t flags, int64_t t0, int64_t dur, struct ibv_context *ctx,
                         uint8_t port, int ret, int err, const struct ibv_port_attr *attr)
 {
     uint32_t n = TR_PAYLOAD + PT_NSLOTS + PA_NSLOTS;
@@ -113,7 +115,7 @@ int (ibv_query_port)(struct ibv_context *ctx, uint8_t port, struct _compat_ibv_p
     int ret = real_ibv_query_port(ctx, port, attr);
     int64_t t1 = tr_now();
     int err = errno;
-    port_record(TR_IBV_QUERY_PORT, 0, t0, t1 - t0, ctx, port, ret, tr_err_of_ret(ret, err),
+    tr_port_record(TR_IBV_QUERY_PORT, 0, t0, t1 - t0, ctx, port, ret, tr_err_of_ret(ret, err),
                 (const struct ibv_port_attr *)attr);
     errno = err;
     return ret;
@@ -225,7 +227,7 @@ void tr_device_snapshot(struct ibv_context *ctx)
         int pret = vctx != NULL ? vctx->query_port(ctx, (uint8_t)port, &pa, sizeof pa)
                                 : real_ibv_query_port(ctx, (uint8_t)port, (struct _compat_ibv_port_attr *)&pa);
         t1 = tr_now();
-        port_record(TR_PORT_INFO, TR_FLAG_RECORDER, t0, t1 - t0, ctx, (uint8_t)port, pret,
+        tr_port_record(TR_PORT_INFO, TR_FLAG_RECORDER, t0, t1 - t0, ctx, (uint8_t)port, pret,
                     tr_err_of_ret(pret, errno), &pa);
         int gids = pret == 0 ? pa.gid_tbl_len : 0;
         for (int i = 0; i < gids && i < 256; i++) {

@@ -74,11 +74,25 @@ static inline int tr_err_of_ret(int ret, int err)
 
 /* tr_device.c */
 void tr_device_snapshot(struct ibv_context *ctx);
+void tr_port_record(enum tr_kind kind, uint32_t flags, int64_t t0, int64_t dur, struct ibv_context *ctx,
+                    uint8_t port, int ret, int err, const struct ibv_port_attr *attr);
+
+/* tr_vctx.c: the same for the extended (verbs_context) ops: query_port, query_device_ex, create_*_ex. */
+void tr_vops_attach(struct ibv_context *ctx);
+void tr_vops_detach(struct ibv_context *ctx);
 
 /* tr_datapath.c: swap the context's data-path ops for recording ones (and back). */
 void tr_ops_attach(struct ibv_context *ctx);
 void tr_ops_detach(struct ibv_context *ctx);
 void tr_poll_flush(void);
+/* One empty poll of cq (summarised with the thread's next ones); a poll's record with its WCs. */
+void tr_poll_empty(struct ibv_cq *cq, int num_entries, int64_t t0, int64_t t1);
+void tr_poll_record(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc, int ret, int err, int64_t t0,
+                    int64_t dur);
+
+/* tr_qpx.c / tr_cqx.c: the function pointers of ibv_qp_ex (new post API) and ibv_cq_ex (extended poll). */
+void tr_qpx_attach(struct ibv_qp *qp);
+void tr_cqx_attach(struct ibv_cq_ex *cq, uint64_t wc_flags);
 extern __thread int tr_empty_pending;   /* an empty-poll summary waits to be written */
 
 /* tr_qp.c */

@@ -30,40 +30,29 @@ class RecordCommandTest {
 
     @Test
     void rcPingpong_bothHostsRecorded(@TempDir Path work) throws Exception {
-        Path tool = requireTool("ibv_rc_pingpong");
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
-        int port = RecordJvm.freeTcpPort();
-        List<String> pp = List.of(tool.toString(), "-g", "3", "-p", Integer.toString(port), "-n",
-                Integer.toString(ITERATIONS));
-        Path out = work.resolve("trace");
-        try (RecordJvm a = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "ra@" + ips.a()), work,
-                concat(List.of("--soft", "--out", out.toString(), "--host-id", "a", "--"), pp))) {
-            a.awaitListening(port);
-            try (RecordJvm b = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "rb@" + ips.b()), work,
-                    concat(List.of("--soft", "--out", out.toString(), "--host-id", "b", "--"), pp, List.of(ips.a())))) {
-                assertThat(b.await()).as(b.describe()).isZero();
-                assertThat(a.await()).as(a.describe()).isZero();
-                assertThat(a.stdout()).contains(ITERATIONS + " iters");
-                assertThat(a.stderr()).contains("rdmatrace record: " + out.resolve("a"));
-            }
-        }
+        Path out = pingpong(work, "ibv_rc_pingpong", List.of(), List.of());
         TraceReader.Result ra = TraceReader.readAll(out.resolve("a"));
         TraceReader.Result rb = TraceReader.readAll(out.resolve("b"));
         assertThat(ra.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
         assertThat(ra.session().info().fromProgram()).isTrue();
         assertThat(ra.session().info().commandLine()).contains("ibv_rc_pingpong");
-        assertThat(ra.session().info().overrides()).containsKey("pid").containsEntry("env.SOFTVERBS_DEVICES", "ra@" + ips.a());
-        assertThat(ra.session().info().gids()).anyMatch(g -> g.gid().equals("::ffff:" + ips.a()));
+        String ipA = ra.session().info().overrides().get("env.SOFTVERBS_DEVICES").substring("ra@".length());
+        String ipB = rb.session().info().overrides().get("env.SOFTVERBS_DEVICES").substring("rb@".length());
+        assertThat(ra.session().info().overrides()).containsKey("pid");
+        assertThat(ra.session().info().gids()).anyMatch(g -> g.gid().equals("::ffff:" + ipA));
 
         long qpnA = createdQpn(ra.events());
         long qpnB = createdQpn(rb.events());
         // each side's RTR names the peer's QP: the QPN rc_pingpong exchanged over TCP, which we never saw
         assertThat(rtr(ra.events()).in().get(Attr.DEST_QP_NUM, -1)).isEqualTo(qpnB);
         assertThat(rtr(rb.events()).in().get(Attr.DEST_QP_NUM, -1)).isEqualTo(qpnA);
-        assertThat(rtr(ra.events()).in().text(Attr.DGID)).isEqualTo("::ffff:" + ips.b());
+        assertThat(rtr(ra.events()).in().text(Attr.DGID)).isEqualTo("::ffff:" + ipB);
         // the tracer's own query after each modify, marked as the recorder's
         assertThat(calls(ra.events(), Verb.IBV_QUERY_QP)).anyMatch(c -> "rdmatrace: query after ibv_modify_qp"
                 .equals(c.out().text(Attr.MESSAGE)) && c.out().get(Attr.QP_STATE, -1) == 3);
+        // ibv_query_port is inline: softverbs answers through the context's query_port op, swapped at open
+        assertThat(calls(ra.events(), Verb.IBV_QUERY_PORT)).isNotEmpty()
+                .allMatch(c -> c.ret() == 0 && c.out().get(Attr.ACTIVE_MTU, -1) > 0);
         // the inline data path: every post and completion
         assertThat(calls(ra.events(), Verb.IBV_POST_RECV)).isNotEmpty();
         assertThat(calls(rb.events(), Verb.IBV_POST_SEND)).allMatch(c -> c.in().get(Attr.QP_NUM, -1) == qpnB);
@@ -74,6 +63,34 @@ class RecordCommandTest {
         int code = Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
         assertThat(report.toString()).contains("matched by dest_qp_num").contains("0 error(s)");
         assertThat(code).as(report.toString()).isZero();
+    }
+
+    @Test
+    void udAndSrqPingpong_recorded_summaryOnOneSide(@TempDir Path work) throws Exception {
+        Path ud = pingpong(work.resolve("ud"), "ibv_ud_pingpong", List.of(), List.of("--data-path", "summary"));
+        TraceReader.Result a = TraceReader.readAll(ud.resolve("a"));
+        TraceReader.Result b = TraceReader.readAll(ud.resolve("b"));
+        long qpnB = createdQpn(b.events());
+        // every UD send names its destination through the address handle: the peer's QPN
+        assertThat(calls(a.events(), Verb.IBV_POST_SEND)).isNotEmpty().allMatch(c -> c.in().get(Attr.REMOTE_QPN, -1) == qpnB
+                && c.in().get(Attr.AH, 0) != 0);
+        assertThat(calls(a.events(), Verb.IBV_CREATE_AH)).isNotEmpty();
+        // summary side: one tally per QP and verb instead of every post, no successful completion events
+        assertThat(b.session().info().overrides()).containsEntry("data-path", "summary");
+        assertThat(calls(b.events(), Verb.IBV_POST_SEND)).singleElement().satisfies(c -> {
+            assertThat(c.out().text(Attr.MESSAGE)).startsWith("summary: ");
+            assertThat(c.in().get(Attr.WR_COUNT, 0)).isGreaterThanOrEqualTo(ITERATIONS);
+        });
+        assertThat(b.events()).noneMatch(e -> e instanceof CompletionEvent);
+
+        Path srq = pingpong(work.resolve("srq"), "ibv_srq_pingpong", List.of(), List.of());
+        TraceReader.Result s = TraceReader.readAll(srq.resolve("a"));
+        List<CallEvent> created = calls(s.events(), Verb.IBV_CREATE_SRQ);
+        assertThat(created).singleElement().matches(c -> c.ret() == 0);
+        long srqHandle = created.get(0).handle();
+        assertThat(calls(s.events(), Verb.IBV_CREATE_QP)).hasSizeGreaterThan(1)
+                .allMatch(c -> c.in().get(Attr.SRQ, 0) == srqHandle);
+        assertThat(calls(s.events(), Verb.IBV_POST_SRQ_RECV)).isNotEmpty().allMatch(c -> c.handle() == srqHandle);
     }
 
     @Test
@@ -175,6 +192,31 @@ class RecordCommandTest {
     }
 
     // ---- helpers ----------------------------------------------------------------------------
+
+    /** Records {@code tool} as server "a" and client "b" on two softverbs devices; both must exit 0. */
+    private static Path pingpong(Path work, String tool, List<String> aRecordArgs, List<String> bRecordArgs)
+            throws Exception {
+        Path exe = requireTool(tool);
+        Files.createDirectories(work);
+        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        int port = RecordJvm.freeTcpPort();
+        List<String> pp = List.of(exe.toString(), "-g", "3", "-p", Integer.toString(port), "-n",
+                Integer.toString(ITERATIONS));
+        Path out = work.resolve("trace");
+        try (RecordJvm a = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "ra@" + ips.a()), work,
+                concat(List.of("--soft", "--out", out.toString(), "--host-id", "a"), aRecordArgs, List.of("--"), pp))) {
+            a.awaitListening(port);
+            try (RecordJvm b = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "rb@" + ips.b()), work,
+                    concat(List.of("--soft", "--out", out.toString(), "--host-id", "b"), bRecordArgs, List.of("--"), pp,
+                            List.of(ips.a())))) {
+                assertThat(b.await()).as(b.describe()).isZero();
+                assertThat(a.await()).as(a.describe()).isZero();
+                assertThat(a.stdout()).contains(ITERATIONS + " iters");
+                assertThat(a.stderr()).contains("rdmatrace record: " + out.resolve("a"));
+            }
+        }
+        return out;
+    }
 
     private record Run(int code, String out, String err) {
     }

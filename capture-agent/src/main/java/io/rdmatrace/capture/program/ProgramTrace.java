@@ -36,6 +36,7 @@ final class ProgramTrace {
     private final Folders folders;
     private final String toolVersion;
     private final ControlMapper control;
+    private final DataPathSummary summary;
     private final List<ProgramEvent> held = new ArrayList<>();
     private final Map<Long, String> threadNames = new HashMap<>();
     private TraceWriter writer;
@@ -56,6 +57,7 @@ final class ProgramTrace {
         this.folders = folders;
         this.toolVersion = toolVersion;
         this.control = new ControlMapper(ring.realLibrary());
+        this.summary = ring.summaryMode() ? new DataPathSummary() : null;
     }
 
     public RingFile ring() {
@@ -116,9 +118,18 @@ final class ProgramTrace {
             startTrace();
         }
         switch (r.kind()) {
-            case IBV_POST_SEND, IBV_POST_RECV, IBV_POST_SRQ_RECV ->
+            case IBV_POST_SEND, IBV_POST_RECV, IBV_POST_SRQ_RECV -> {
+                if (summary == null || !summary.post(r.kind(), call.records())) {
                     emit(new ProgramEvent.Call(r.monoNanos(), tid, DataPathMapper.post(r.kind(), call.records())));
-            case IBV_POLL_CQ -> DataPathMapper.poll(call.records(), tid, this::emitUnchecked);
+                }
+            }
+            case IBV_POLL_CQ -> {
+                if (summary == null) {
+                    DataPathMapper.poll(call.records(), tid, this::emitUnchecked);
+                } else {
+                    summary.poll(call.records(), tid, this::emitUnchecked);
+                }
+            }
             case IBV_GET_ASYNC_EVENT -> {
                 if (r.ret() == 0) {
                     var e = SlotStructs.asyncEvent(r.slots(), r.at(0));
@@ -193,6 +204,9 @@ final class ProgramTrace {
         drain();
         for (RingReader.Call call : reader.leftovers()) {
             take(call);
+        }
+        if (summary != null && writer != null) {
+            summary.flush(this::emitUnchecked);
         }
         if (writer == null) {
             return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), false);
