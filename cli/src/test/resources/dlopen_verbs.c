@@ -1,12 +1,15 @@
 /* A program that, like NCCL, finds libibverbs with dlopen and its verbs with dlvsym, and links
- * nothing of it: `rdmatrace record` must still see its calls (the tracer is found by soname). */
+ * nothing of it: `rdmatrace record` must still see its calls (the tracer is found by soname).
+ * It also posts chains through the inline ops: three receive WRs of two SGEs each on an INIT QP
+ * (accepted), then two send WRs on the same QP (refused in INIT: the error and bad_wr are recorded). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <infiniband/verbs.h>
 
-struct ibv_device;
-struct ibv_context;
-struct ibv_pd;
+#define SYM(name) __typeof__(&name) p_##name = (__typeof__(&name))dlvsym(h, #name, "IBVERBS_1.1")
+
+static char buf[6][256];
 
 int main(void)
 {
@@ -15,26 +18,62 @@ int main(void)
         fprintf(stderr, "dlopen_verbs: %s\n", dlerror());
         return 1;
     }
-    struct ibv_device **(*get_list)(int *) = dlvsym(h, "ibv_get_device_list", "IBVERBS_1.1");
-    void (*free_list)(struct ibv_device **) = dlvsym(h, "ibv_free_device_list", "IBVERBS_1.1");
-    struct ibv_context *(*open_dev)(struct ibv_device *) = dlvsym(h, "ibv_open_device", "IBVERBS_1.1");
-    int (*close_dev)(struct ibv_context *) = dlvsym(h, "ibv_close_device", "IBVERBS_1.1");
-    struct ibv_pd *(*alloc_pd)(struct ibv_context *) = dlvsym(h, "ibv_alloc_pd", "IBVERBS_1.1");
-    int (*dealloc_pd)(struct ibv_pd *) = dlvsym(h, "ibv_dealloc_pd", "IBVERBS_1.1");
-    if (!get_list || !free_list || !open_dev || !close_dev || !alloc_pd || !dealloc_pd) {
+    SYM(ibv_get_device_list);
+    SYM(ibv_free_device_list);
+    SYM(ibv_open_device);
+    SYM(ibv_close_device);
+    SYM(ibv_alloc_pd);
+    SYM(ibv_dealloc_pd);
+    SYM(ibv_create_cq);
+    SYM(ibv_destroy_cq);
+    SYM(ibv_create_qp);
+    SYM(ibv_modify_qp);
+    SYM(ibv_destroy_qp);
+    SYM(ibv_dereg_mr);
+    struct ibv_mr *(*p_reg_mr)(struct ibv_pd *, void *, size_t, int) =
+        (struct ibv_mr * (*)(struct ibv_pd *, void *, size_t, int))dlvsym(h, "ibv_reg_mr", "IBVERBS_1.1");
+    if (!p_ibv_get_device_list || !p_ibv_open_device || !p_ibv_alloc_pd || !p_reg_mr || !p_ibv_create_qp) {
         fprintf(stderr, "dlopen_verbs: a verb is missing\n");
         return 1;
     }
     int n = 0;
-    struct ibv_device **list = get_list(&n);
+    struct ibv_device **list = p_ibv_get_device_list(&n);
     if (list == NULL || n < 1) {
         fprintf(stderr, "dlopen_verbs: no device\n");
         return 1;
     }
-    struct ibv_context *ctx = open_dev(list[0]);
-    struct ibv_pd *pd = ctx != NULL ? alloc_pd(ctx) : NULL;
-    int ok = pd != NULL && dealloc_pd(pd) == 0 && close_dev(ctx) == 0;
-    free_list(list);
+    struct ibv_context *ctx = p_ibv_open_device(list[0]);
+    struct ibv_pd *pd = ctx != NULL ? p_ibv_alloc_pd(ctx) : NULL;
+    struct ibv_mr *mr = pd != NULL ? p_reg_mr(pd, buf, sizeof buf, IBV_ACCESS_LOCAL_WRITE) : NULL;
+    struct ibv_cq *cq = ctx != NULL ? p_ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
+    struct ibv_qp_init_attr init = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+                                    .cap = {.max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 2, .max_recv_sge = 2}};
+    struct ibv_qp *qp = cq != NULL && mr != NULL ? p_ibv_create_qp(pd, &init) : NULL;
+    struct ibv_qp_attr attr = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qp_access_flags = IBV_ACCESS_LOCAL_WRITE};
+    int ok = qp != NULL
+             && p_ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0;
+    if (ok) {
+        struct ibv_sge sge[6];
+        struct ibv_recv_wr rwr[3];
+        for (int i = 0; i < 6; i++) {
+            sge[i] = (struct ibv_sge){.addr = (uintptr_t)buf[i], .length = 100 + i, .lkey = mr->lkey};
+        }
+        for (int i = 0; i < 3; i++) {
+            rwr[i] = (struct ibv_recv_wr){.wr_id = 10 + i, .sg_list = &sge[2 * i], .num_sge = 2,
+                                          .next = i < 2 ? &rwr[i + 1] : NULL};
+        }
+        struct ibv_recv_wr *bad_r = NULL;
+        ok = ibv_post_recv(qp, rwr, &bad_r) == 0;
+        struct ibv_send_wr swr[2] = {
+            {.wr_id = 20, .sg_list = &sge[0], .num_sge = 1, .opcode = IBV_WR_SEND, .next = &swr[1]},
+            {.wr_id = 21, .sg_list = &sge[1], .num_sge = 1, .opcode = IBV_WR_SEND_WITH_IMM, .imm_data = htobe32(7)},
+        };
+        struct ibv_send_wr *bad_s = NULL;
+        ok = ok && ibv_post_send(qp, swr, &bad_s) != 0 && bad_s == &swr[0];
+    }
+    ok = ok && p_ibv_destroy_qp(qp) == 0 && p_ibv_destroy_cq(cq) == 0 && p_ibv_dereg_mr(mr) == 0
+         && p_ibv_dealloc_pd(pd) == 0 && p_ibv_close_device(ctx) == 0;
+    p_ibv_free_device_list(list);
     printf("dlopen_verbs: %s\n", ok ? "ok" : "failed");
     return ok ? 0 : 1;
 }

@@ -10,6 +10,7 @@ import io.rdmatrace.trace.ReadOutcome;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.WorkRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -146,6 +147,20 @@ class RecordCommandTest {
         assertThat(calls(r.events(), Verb.IBV_ALLOC_PD)).singleElement().matches(c -> c.ret() == 0);
         assertThat(calls(r.events(), Verb.IBV_DEALLOC_PD)).hasSize(1);
         assertThat(calls(r.events(), Verb.IBV_CLOSE_DEVICE)).hasSize(1);
+        // a receive chain: every WR with all its SGEs
+        CallEvent recv = calls(r.events(), Verb.IBV_POST_RECV).get(0);
+        assertThat(recv.ret()).isZero();
+        assertThat(recv.in().get(Attr.WR_COUNT, 0)).isEqualTo(3);
+        assertThat(recv.wrs()).hasSize(3);
+        assertThat(recv.wrs().get(2).fields().get(Attr.WR_ID, 0)).isEqualTo(12);
+        assertThat(recv.wrs().get(2).sges()).extracting(WorkRequest.Sge::length).containsExactly(104L, 105L);
+        // the program's own error is recorded, not masked: a send in INIT is refused at its first WR
+        CallEvent send = calls(r.events(), Verb.IBV_POST_SEND).get(0);
+        assertThat(send.ret()).isNotZero();
+        assertThat(send.errno()).isEqualTo(send.ret());
+        assertThat(send.out().get(Attr.BAD_WR_INDEX, -1)).isZero();
+        assertThat(send.wrs()).hasSize(2);
+        assertThat(send.wrs().get(1).fields().get(Attr.IMM_DATA, 0)).isEqualTo(7);
     }
 
     @Test

@@ -1,10 +1,13 @@
 package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
+import io.rdmatrace.capture.record.WrChains;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.WorkRequest;
+import java.util.ArrayList;
 import io.rdmatrace.verbs.Slots;
 import java.util.List;
 import java.util.function.Consumer;
@@ -13,11 +16,10 @@ import java.util.function.Consumer;
  * The data path's ring records as CALL and COMPLETION events: post_send / post_recv /
  * post_srq_recv with their whole WR chain, poll_cq with its completions.
  *
- * <p>Event model for chains (until the trace format carries every WR): the CALL has the first
- * WR's fields as the agent's recorder writes them (WR_ID, WR_OPCODE, SEND_FLAGS, NUM_SGE, first
- * SGE's ADDR/LENGTH/LKEY, REMOTE_ADDR/RKEY, REMOTE_QPN/QKEY) plus WR_COUNT and BAD_WR_INDEX, and
- * MESSAGE lists every WR of the chain with all its SGEs ({@link #chainText}). All of it is decoded
- * from the ring here, in one place, so switching to a per-WR event model changes only this class.
+ * <p>As the agent's recorder writes them (FORMAT.md, "Work-request chains"): {@code in} has the
+ * first request and its first SGE, QP_NUM and WR_COUNT; the CALL carries the whole chain when
+ * {@code in} cannot describe it alone. Request fields are spelled by {@link WrChains}, shared with
+ * the agent's recorder.
  */
 final class DataPathMapper {
     private static final int SWR = Slots.SendWr.values().length;
@@ -33,7 +35,7 @@ final class DataPathMapper {
     }
 
     static List<Wr> wrs(List<RingRecord> records, boolean send) {
-        java.util.ArrayList<Wr> out = new java.util.ArrayList<>();
+        ArrayList<Wr> out = new ArrayList<>();
         for (RingRecord r : records) {
             int here = r.pInt(RingLayout.Post.HERE.ordinal());
             int at = POST;
@@ -74,39 +76,34 @@ final class DataPathMapper {
         List<Wr> chain = wrs(records, send);
         Attrs.Builder in = Attrs.builder();
         Wr w = chain.isEmpty() ? null : chain.get(0);
-        if (w != null && w.ah() != 0) {
-            in.put(Attr.AH, w.ah());
-        }
-        if (w != null && w.sgeAddr().length > 0) {
+        int sges = w == null ? 0 : w.sgeAddr().length;
+        if (sges > 0) {
             in.put(Attr.ADDR, w.sgeAddr()[0]);
             in.put(Attr.LENGTH, w.sgeLength()[0]);
             in.put(Attr.LKEY, w.sgeLkey()[0]);
-        }
-        boolean rdma = w != null && send && (w.remoteAddr() != 0 || w.rkey() != 0);
-        if (rdma) {
-            in.put(Attr.RKEY, w.rkey());
         }
         if (kind != RingLayout.Kind.IBV_POST_SRQ_RECV) {
             in.put(Attr.QP_NUM, r.p(RingLayout.Post.QP_NUM.ordinal()));
         }
         if (w != null) {
-            in.put(Attr.WR_ID, w.wrId());
-            if (send) {
-                in.put(Attr.WR_OPCODE, w.opcode());
-                in.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(w.sendFlags()));
-            }
+            fields(in, w, send);
             in.put(Attr.NUM_SGE, w.numSge());
-            if (rdma) {
-                in.put(Attr.REMOTE_ADDR, w.remoteAddr());
-            }
-            if (w.ah() != 0) {
-                in.put(Attr.REMOTE_QPN, w.remoteQpn());
-                in.put(Attr.REMOTE_QKEY, w.remoteQkey());
-            }
         }
-        in.put(Attr.WR_COUNT, r.p(RingLayout.Post.WR_COUNT.ordinal()));
-        if (chain.size() > 1 || (w != null && w.sgeAddr().length > 1)) {
-            in.put(Attr.MESSAGE, chainText(chain, send));
+        long count = r.p(RingLayout.Post.WR_COUNT.ordinal());
+        in.put(Attr.WR_COUNT, count);
+        List<WorkRequest> wrs = List.of();
+        if (WrChains.needsChain((int) Math.min(Integer.MAX_VALUE, count), sges)) {
+            List<WorkRequest> all = new ArrayList<>(chain.size());
+            Attrs.Builder f = Attrs.builder();
+            for (Wr x : chain) {
+                fields(f.clear(), x, send);
+                List<WorkRequest.Sge> list = new ArrayList<>(x.sgeAddr().length);
+                for (int j = 0; j < x.sgeAddr().length; j++) {
+                    list.add(new WorkRequest.Sge(x.sgeAddr()[j], x.sgeLength()[j], x.sgeLkey()[j]));
+                }
+                all.add(new WorkRequest(f.build(), list));
+            }
+            wrs = all;
         }
         int bad = r.pInt(RingLayout.Post.BAD_INDEX.ordinal());
         Attrs out = bad >= 0 ? Attrs.builder().put(Attr.BAD_WR_INDEX, bad).build() : Attrs.EMPTY;
@@ -115,48 +112,18 @@ final class DataPathMapper {
             case IBV_POST_RECV -> Verb.IBV_POST_RECV;
             default -> Verb.IBV_POST_SRQ_RECV;
         };
-        return new CallMapper.Mapped(verb, r.handle(), (int) r.ret(), r.errno(), r.durationNanos(), in.build(), out);
+        return new CallMapper.Mapped(verb, r.handle(), (int) r.ret(), r.errno(), r.durationNanos(), in.build(), out,
+                wrs);
     }
 
-    /** "wr[0] id=7 op=2 flags=0x2 sge=[0x7f..:4096:0x1234] | wr[1] ..." for every WR of the chain. */
-    static String chainText(List<Wr> chain, boolean send) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < chain.size(); i++) {
-            Wr w = chain.get(i);
-            if (i > 0) {
-                b.append(" | ");
-            }
-            b.append("wr[").append(i).append("] id=").append(Long.toUnsignedString(w.wrId()));
-            if (send) {
-                b.append(" op=").append(w.opcode()).append(" flags=0x").append(Integer.toHexString(w.sendFlags()));
-                if (w.remoteAddr() != 0 || w.rkey() != 0) {
-                    b.append(" raddr=0x").append(Long.toHexString(w.remoteAddr())).append(" rkey=0x")
-                            .append(Long.toHexString(w.rkey()));
-                }
-                if (w.imm() != 0) {
-                    b.append(" imm=0x").append(Long.toHexString(w.imm()));
-                }
-                if (w.compareAdd() != 0 || w.swap() != 0) {
-                    b.append(" cmp_add=0x").append(Long.toHexString(w.compareAdd())).append(" swap=0x")
-                            .append(Long.toHexString(w.swap()));
-                }
-                if (w.ah() != 0) {
-                    b.append(" ah=0x").append(Long.toHexString(w.ah())).append(" rqpn=0x")
-                            .append(Long.toHexString(w.remoteQpn())).append(" qkey=0x")
-                            .append(Long.toHexString(w.remoteQkey()));
-                }
-            }
-            b.append(" sge=[");
-            for (int j = 0; j < w.sgeAddr().length; j++) {
-                if (j > 0) {
-                    b.append(',');
-                }
-                b.append("0x").append(Long.toHexString(w.sgeAddr()[j])).append(':').append(w.sgeLength()[j])
-                        .append(":0x").append(Long.toHexString(w.sgeLkey()[j]));
-            }
-            b.append(']');
+    /** A request's fields, spelled as the agent's recorder spells them ({@link WrChains}). */
+    private static void fields(Attrs.Builder b, Wr w, boolean send) {
+        if (send) {
+            WrChains.sendFields(b, w.wrId(), w.opcode(), w.sendFlags(), w.remoteAddr(), (int) w.rkey(), (int) w.imm(),
+                    w.compareAdd(), w.swap(), w.ah(), (int) w.remoteQpn(), (int) w.remoteQkey());
+        } else {
+            b.put(Attr.WR_ID, w.wrId());
         }
-        return b.toString();
     }
 
     /** The poll's CALL, then one COMPLETION per work completion (stamped at the poll's end). */

@@ -13,46 +13,56 @@ import java.util.List;
  * A posted list as trace attributes: the fields of one send request (shared by the CALL's
  * {@code in} set, which describes the first request, and by each request of a chain), and the
  * whole chain when {@code in} cannot describe the post alone (FORMAT.md, "Work-request chains").
+ * Shared by the agent's recorder (from the binding's batches) and the program recorder (from the
+ * tracer's ring records), so both spell a request alike.
  */
-final class WrChains {
+public final class WrChains {
     private WrChains() {
     }
 
     /** True when a post needs its chain recorded: more than one request, or one with several SGEs. */
-    static boolean needsChain(int count, int firstSges) {
+    public static boolean needsChain(int count, int firstSges) {
         return count > 1 || firstSges > 1;
     }
 
     /** The fields of send request {@code i} (everything but its SGEs, the QP and the counts). */
     static void sendFields(Attrs.Builder b, SendBatch batch, int i) {
-        long ah = batch.ahHandle(i);
+        sendFields(b, batch.wrId(i), batch.opcode(i).value(), batch.sendFlags(i), batch.remoteAddr(i), batch.rkey(i),
+                batch.immData(i), batch.compareAdd(i), batch.swap(i), batch.ahHandle(i), batch.remoteQpn(i),
+                batch.remoteQkey(i));
+    }
+
+    /**
+     * The fields of one send request from its raw values ({@code opcode} is ibv_wr_opcode, {@code imm}
+     * in host order): only those that apply to it.
+     */
+    public static void sendFields(Attrs.Builder b, long wrId, int opcode, int sendFlags, long remoteAddr, int rkey,
+                                  int imm, long compareAdd, long swap, long ah, int remoteQpn, int remoteQkey) {
         if (ah != 0) {
             b.put(Attr.AH, ah);
         }
-        long remoteAddr = batch.remoteAddr(i);
-        int rkey = batch.rkey(i);
         boolean remote = remoteAddr != 0 || rkey != 0;
         if (remote) {
             b.put(Attr.RKEY, Integer.toUnsignedLong(rkey));
         }
-        WrOpcode opcode = batch.opcode(i);
-        b.put(Attr.WR_ID, batch.wrId(i));
-        b.put(Attr.WR_OPCODE, opcode.value());
-        b.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(batch.sendFlags(i)));
+        WrOpcode op = WrOpcode.of(opcode);
+        b.put(Attr.WR_ID, wrId);
+        b.put(Attr.WR_OPCODE, opcode);
+        b.put(Attr.SEND_FLAGS, Integer.toUnsignedLong(sendFlags));
         if (remote) {
             b.put(Attr.REMOTE_ADDR, remoteAddr);
         }
-        if (carriesImm(opcode)) {
-            b.put(Attr.IMM_DATA, Integer.toUnsignedLong(batch.immData(i)));
+        if (carriesImm(op)) {
+            b.put(Attr.IMM_DATA, Integer.toUnsignedLong(imm));
         }
         if (ah != 0) {
-            b.put(Attr.REMOTE_QPN, Integer.toUnsignedLong(batch.remoteQpn(i)));
-            b.put(Attr.REMOTE_QKEY, Integer.toUnsignedLong(batch.remoteQkey(i)));
+            b.put(Attr.REMOTE_QPN, Integer.toUnsignedLong(remoteQpn));
+            b.put(Attr.REMOTE_QKEY, Integer.toUnsignedLong(remoteQkey));
         }
-        if (opcode == WrOpcode.ATOMIC_CMP_AND_SWP || opcode == WrOpcode.ATOMIC_FETCH_AND_ADD) {
-            b.put(Attr.COMPARE_ADD, batch.compareAdd(i));
-            if (opcode == WrOpcode.ATOMIC_CMP_AND_SWP) {
-                b.put(Attr.SWAP, batch.swap(i));
+        if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            b.put(Attr.COMPARE_ADD, compareAdd);
+            if (op == WrOpcode.ATOMIC_CMP_AND_SWP) {
+                b.put(Attr.SWAP, swap);
             }
         }
     }
