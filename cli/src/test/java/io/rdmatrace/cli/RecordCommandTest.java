@@ -31,7 +31,8 @@ class RecordCommandTest {
 
     @Test
     void rcPingpong_bothHostsRecorded(@TempDir Path work) throws Exception {
-        Path out = pingpong(work, "ibv_rc_pingpong", List.of(), List.of());
+        // the client posts with the new post API (-N: ibv_wr_start/ibv_wr_send/ibv_wr_set_sge/ibv_wr_complete)
+        Path out = pingpong(work, "ibv_rc_pingpong", List.of(), List.of(), List.of("-N"));
         TraceReader.Result ra = TraceReader.readAll(out.resolve("a"));
         TraceReader.Result rb = TraceReader.readAll(out.resolve("b"));
         assertThat(ra.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
@@ -56,7 +57,9 @@ class RecordCommandTest {
                 .allMatch(c -> c.ret() == 0 && c.out().get(Attr.ACTIVE_MTU, -1) > 0);
         // the inline data path: every post and completion
         assertThat(calls(ra.events(), Verb.IBV_POST_RECV)).isNotEmpty();
-        assertThat(calls(rb.events(), Verb.IBV_POST_SEND)).allMatch(c -> c.in().get(Attr.QP_NUM, -1) == qpnB);
+        assertThat(calls(rb.events(), Verb.IBV_POST_SEND)).hasSizeGreaterThanOrEqualTo(ITERATIONS)
+                .allMatch(c -> c.ret() == 0 && c.in().get(Attr.QP_NUM, -1) == qpnB && c.in().get(Attr.WR_OPCODE, -1) == 2
+                        && c.in().get(Attr.NUM_SGE, -1) == 1 && c.in().get(Attr.LENGTH, -1) == 4096);
         assertThat(ra.events().stream().filter(e -> e instanceof CompletionEvent c && c.wc().status() == 0).count())
                 .isGreaterThanOrEqualTo(2L * ITERATIONS);
 
@@ -161,6 +164,9 @@ class RecordCommandTest {
         assertThat(send.out().get(Attr.BAD_WR_INDEX, -1)).isZero();
         assertThat(send.wrs()).hasSize(2);
         assertThat(send.wrs().get(1).fields().get(Attr.IMM_DATA, 0)).isEqualTo(7);
+        // the extended CQ, read through ibv_start_poll/next_poll/end_poll: the three flushed receives
+        assertThat(r.events().stream().filter(e -> e instanceof CompletionEvent c && c.wc().status() == 5)
+                .map(e -> ((CompletionEvent) e).wc().wrId())).containsExactlyInAnyOrder(10L, 11L, 12L);
     }
 
     @Test
@@ -211,6 +217,12 @@ class RecordCommandTest {
     /** Records {@code tool} as server "a" and client "b" on two softverbs devices; both must exit 0. */
     private static Path pingpong(Path work, String tool, List<String> aRecordArgs, List<String> bRecordArgs)
             throws Exception {
+        return pingpong(work, tool, aRecordArgs, bRecordArgs, List.of());
+    }
+
+    /** As above, {@code bOptions} added to the client's own command line. */
+    private static Path pingpong(Path work, String tool, List<String> aRecordArgs, List<String> bRecordArgs,
+                                 List<String> bOptions) throws Exception {
         Path exe = requireTool(tool);
         Files.createDirectories(work);
         RecordJvm.Pair ips = RecordJvm.Pair.random();
@@ -223,7 +235,7 @@ class RecordCommandTest {
             a.awaitListening(port);
             try (RecordJvm b = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "rb@" + ips.b()), work,
                     concat(List.of("--soft", "--out", out.toString(), "--host-id", "b"), bRecordArgs, List.of("--"), pp,
-                            List.of(ips.a())))) {
+                            bOptions, List.of(ips.a())))) {
                 assertThat(b.await()).as(b.describe()).isZero();
                 assertThat(a.await()).as(a.describe()).isZero();
                 assertThat(a.stdout()).contains(ITERATIONS + " iters");
