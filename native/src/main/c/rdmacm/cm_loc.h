@@ -193,9 +193,18 @@ uint32_t cm_dst_ip(const struct cm_id *c);
 int cm_err(int e);
 
 /* ======================================================================================
- * cm_conn.c: the connection state machine (MADs in, MADs and events out, timers)
+ * cm_conn.c: the connection state machine (MADs in, MADs and events out, timers);
+ * cm_calls.c: the calls that drive it
  * ====================================================================================== */
+#define CM_REQ_TIMEOUT_MS (2 * cm_iba_time_ms(CM_PACKET_LIFETIME) + cm_iba_time_ms(CM_RESPONSE_TIMEOUT))
 void cm_conn_handle(struct cm_dev *dev, const struct cm_msg *m, uint32_t src_ip_be);
+/* Queues an event for the id (none once it is being destroyed) and logs it. */
+void cm_emit(struct cm_id *c, enum rdma_cm_event_type type, int status, const void *priv, size_t len);
+/* Sends a request and keeps it for retransmission (CM_MAX_CM_RETRIES, every timeout_ms). */
+void cm_send_request(struct cm_id *c, const struct cm_msg *m, uint32_t timeout_ms);
+void cm_enter_timewait(struct cm_id *c);
+void cm_send_rej(struct cm_dev *dev, uint32_t dst, uint64_t tid, uint32_t local, uint32_t remote,
+                 enum cm_msg_ref ref, uint16_t reason, const void *priv, size_t len);
 /* Runs due timers; returns the next deadline (ms, 0 = none). g_cm.lock held. */
 uint64_t cm_conn_timers(uint64_t now_ms);
 void cm_arm(struct cm_id *c, enum cm_timer kind, uint32_t timeout_ms, int retries);

@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
 /**
- * Runs an unmodified librdmacm program pair (rping, udaddy, ucmatose from rdmacm-utils) between
+ * Runs an unmodified librdmacm program pair (rping, udaddy, ucmatose from rdmacm-utils, perftest) between
  * two processes, each with its own softverbs device and softverbs' librdmacm.so.1 found through
  * LD_LIBRARY_PATH: the server starts, the client starts once the server's device is up.
  */
@@ -57,7 +57,7 @@ final class RdmaCmPair {
      */
     static Run run(SoftverbsEnv.Hosts hosts, String tool, List<String> serverArgs, List<String> clientArgs,
                    Predicate<ChildProcess.Result> refused, Path work) {
-        Path exe = SoftverbsEnv.requireTool(tool, "rdmacm-utils");
+        Path exe = SoftverbsEnv.requireTool(tool, tool.startsWith("ib_") ? "perftest" : "rdmacm-utils");
         ChildProcess server = startServer(hosts, tool + "-server", prepend(exe, serverArgs), work);
         try (server) {
             ChildProcess.Result client = null;

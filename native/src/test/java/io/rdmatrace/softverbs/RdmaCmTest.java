@@ -3,6 +3,11 @@ package io.rdmatrace.softverbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * softverbs' librdmacm.so.1 under unmodified rdmacm-utils programs, each end its own process
  * with its own device: rping with verification, a connect where nobody listens (REJECTED, reason
- * 8), udaddy (UD through SIDR), ucmatose, tshark's decoding of the CM exchange, and the ABI.
+ * 8), udaddy (UD through SIDR), ucmatose, perftest's rdma_cm mode, tshark's decoding of the CM
+ * exchange, and the ABI.
  */
 class RdmaCmTest {
     private static final Path SYSTEM_LIBRDMACM = Path.of("/lib/x86_64-linux-gnu/librdmacm.so.1");
@@ -29,6 +35,11 @@ class RdmaCmTest {
     private static final Predicate<ChildProcess.Result> EXAMPLE_REFUSED = r -> r.exitCode() != 0
             && (r.stdout().contains("RDMA_CM_EVENT_UNREACHABLE, error: 1")
                 || r.stdout().contains("RDMA_CM_EVENT_REJECTED, error: 8"));
+
+    /** perftest's client when the CM refuses it ("Event: RDMA_CM_EVENT_REJECTED; error: 8." or
+     *  "Unexpected CM event"); perftest may then crash on its own error path. */
+    private static final Predicate<ChildProcess.Result> PERFTEST_REFUSED = r -> r.exitCode() != 0
+            && (r.stderr().contains("RDMA_CM_EVENT_REJECTED; error: 8") || r.stdout().contains("Unexpected CM event"));
 
     private static RdmaCmPair.Run rping(SoftverbsEnv.Hosts hosts, int port, Path work) {
         List<String> common = List.of("-a", hosts.serverIp(), "-p", Integer.toString(port), "-C", "3", "-V", "-v");
@@ -98,11 +109,27 @@ class RdmaCmTest {
     }
 
     @Test
+    void perftestSendBw_rdmaCmMode_completes(@TempDir Path work) {
+        SoftverbsEnv.Hosts hosts = RdmaCmPair.randomHosts();
+        List<String> common = List.of("-R", "-p", Integer.toString(RdmaCmPair.randomPort()), "-s", "4096", "-n", "100");
+        List<String> client = new ArrayList<>(common);
+        client.add(hosts.serverIp());
+        RdmaCmPair.Run run = RdmaCmPair.run(hosts, "ib_send_bw", common, client, PERFTEST_REFUSED, work);
+        assertThat(run.client().exitCode()).as(run.describe()).isZero();
+        assertThat(run.server().exitCode()).as(run.describe()).isZero();
+        for (ChildProcess.Result r : List.of(run.client(), run.server())) {
+            assertThat(r.stdout()).as(run.describe()).containsPattern("rdma_cm QPs\\s*: ON")
+                    .containsPattern("(?m)^\\s*4096\\s+100\\s+");   // the result line: bytes, iterations
+        }
+    }
+
+    @Test
     void rping_captured_tsharkDecodesConnectionManagement(@TempDir Path work) {
         SoftverbsEnv.Hosts hosts = RdmaCmPair.randomHosts();
         int port = RdmaCmPair.randomPort();
         Path pcap;
         try (RoceCapture capture = RoceCapture.start(work, hosts.serverIp())) {
+            awaitCaptureLive(work.resolve("roce.pcap"), hosts.serverIp());
             RdmaCmPair.Run run = rping(hosts, port, work);
             assertThat(run.client().exitCode()).as(run.describe()).isZero();
             pcap = capture.stop();
@@ -125,15 +152,45 @@ class RdmaCmTest {
                 req = i;
             }
         }
-        assertThat(req).as(r.stdout()).isNotNegative();
+        String all = describeCapture(tshark, pcap, work);
+        assertThat(req).as(all).isNotNegative();
         List<String> info = lines.subList(req, lines.size()).stream().map(l -> l.split("\\|", -1)[1]).toList();
-        assertThat(info).as(r.stdout()).startsWith("CM: ConnectRequest", "CM: ConnectReply", "CM: ReadyToUse")
+        assertThat(info).as(all).startsWith("CM: ConnectRequest", "CM: ConnectReply", "CM: ReadyToUse")
                 .contains("CM: DisconnectRequest", "CM: DisconnectReply");
         String[] reqFields = lines.get(req).split("\\|", -1);
         assertThat(Integer.decode(reqFields[2])).isEqualTo(port);          // service ID 0x0000000001060000 | port
         assertThat(reqFields[3]).isEqualTo(hosts.clientIp());              // the IP CM private data header
         assertThat(reqFields[4]).isEqualTo(hosts.serverIp());
         assertThat(lines).as(r.stdout()).allSatisfy(l -> assertThat(l.split("\\|", -1)[5]).isEmpty());
+    }
+
+    /**
+     * "Capturing on" can come before the kernel hands dumpcap packets, and the CM exchange is the
+     * first few milliseconds of the run: send marker datagrams (not RoCE, to nobody) until one is
+     * in the file, so the capture is known to be live before rping starts.
+     */
+    private static void awaitCaptureLive(Path pcap, String ip) {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        try (DatagramSocket socket = new DatagramSocket()) {
+            byte[] marker = {0};
+            while (pcap.toFile().length() <= 24 && System.nanoTime() < end) {
+                socket.send(new DatagramPacket(marker, marker.length, InetAddress.getByName(ip), 4791));
+                Thread.sleep(100);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        assertThat(pcap.toFile().length()).as("the capture never saw a marker datagram").isGreaterThan(24);
+    }
+
+    /** Every packet of the capture, one line each, for a failure message. */
+    private static String describeCapture(Path tshark, Path pcap, Path work) {
+        try (ChildProcess p = ChildProcess.start("tshark-all", List.of(tshark.toString(), "-r", pcap.toString()),
+                Map.of(), work)) {
+            return p.await(Duration.ofSeconds(60)).stdout();
+        }
     }
 
     @Test
