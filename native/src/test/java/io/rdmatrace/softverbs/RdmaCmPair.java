@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
 /**
- * Runs an unmodified librdmacm program pair (rping, udaddy, ucmatose from rdmacm-utils, perftest) between
+ * Runs an unmodified librdmacm program pair (rping, udaddy, ucmatose from rdmacm-utils) between
  * two processes, each with its own softverbs device and softverbs' librdmacm.so.1 found through
  * LD_LIBRARY_PATH: the server starts, the client starts once the server's device is up.
  */
