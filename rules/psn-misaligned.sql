@@ -41,7 +41,8 @@ SELECT CASE WHEN unseen_exchange OR (advertised IS NOT NULL AND advertised = p_r
                         || override_note(host, '--sq-psn')
                    ELSE '; ' || host || ' advertised ' || hex24(advertised) || ' but ' || p_host
                         || ' programmed a different rq_psn' END
-           || coalesce('; on the wire, ' || nullif(concat_ws('; ', responder_wire, requester_wire), ''), '') AS message
+           || coalesce('; on the wire, ' || nullif(concat_ws('; ', responder_wire, requester_wire), ''), '')
+           || coalesce('; in the packet capture, ' || packet_naks(host, qp_num), '') AS message
 FROM (SELECT *,
              -- the responder sees the wrong PSNs, the requester the NAKs and retries they cause
              wire_text(p_host, ['duplicate_request', 'out_of_seq_request', 'rcvd_dropped']) AS responder_wire,

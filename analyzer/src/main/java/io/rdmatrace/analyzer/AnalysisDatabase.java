@@ -140,6 +140,12 @@ public final class AnalysisDatabase implements AutoCloseable {
         return new LoadReport(hosts, problems, report.elapsedNanos());
     }
 
+    /** Loads the RoCEv2 packets of a pcap/pcapng file captured on {@code host} (matched to QPs by wire_packets). */
+    public io.rdmatrace.analyzer.wire.PacketLoader.Counts loadPackets(String host, Path file) throws SQLException, IOException {
+        requireLoading();
+        return io.rdmatrace.analyzer.wire.PacketLoader.load(connection, host, file);
+    }
+
     /** Loads events already in memory as one host (tests and generated fixtures). */
     public HostLoad loadEvents(String host, List<TraceEvent> events) throws SQLException {
         requireLoading();

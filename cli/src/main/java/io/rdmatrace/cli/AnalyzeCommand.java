@@ -81,6 +81,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also show each rule's explanation and SQL, and per-rule timings.")
     boolean verbose;
 
+    @Option(names = "--pcap", paramLabel = "HOST=FILE", description = "A packet capture (pcap or pcapng, e.g. tcpdump -w "
+            + "FILE udp port 4791) taken on HOST: its RoCEv2 NAKs are matched to QPs and cited by the rules; repeatable.")
+    List<String> pcaps = new ArrayList<>();
+
     @Option(names = "--all", description = "Show expected findings (the TC02 probe's refused transition) one by one "
             + "instead of folded into one line.")
     boolean all;
@@ -112,6 +116,17 @@ final class AnalyzeCommand implements Callable<Integer> {
                         ? List.of(folders + ": no host trace found") : load.rootProblems()));
             }
             warnAboutInputs(load);
+            for (String pcap : pcaps) {
+                int eq = pcap.indexOf('=');
+                if (eq <= 0 || eq == pcap.length() - 1) {
+                    throw new ParameterException(spec.commandLine(), "--pcap takes HOST=FILE, not '" + pcap + "'");
+                }
+                try {
+                    database.loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
+                } catch (IOException e) {
+                    throw new UserDataException("--pcap " + pcap + ": " + e.getMessage(), e);
+                }
+            }
             database.finishLoading();
             AnalysisResult result = Analyzer.analyze(database, load, rules);
             for (RuleProblem problem : result.ruleProblems()) {

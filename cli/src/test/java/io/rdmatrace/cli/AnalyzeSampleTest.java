@@ -41,6 +41,34 @@ class AnalyzeSampleTest {
                 .contains("INFO illegal-transition-rejected");
     }
 
+    /** A pcap of three NAKs from hostA (127.0.0.1) to hostB (127.0.0.2) QP 0x11, built byte by byte. */
+    private static byte[] nakPcap() {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + 3 * (16 + 62)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
+        for (int i = 0; i < 3; i++) {
+            java.nio.ByteBuffer f = java.nio.ByteBuffer.allocate(62);
+            f.put(new byte[12]).putShort((short) 0x0800);
+            f.put((byte) 0x45).put((byte) 0).putShort((short) 48).putInt(0).put((byte) 64).put((byte) 17).putShort((short) 0)
+                    .put(new byte[] {127, 0, 0, 1}).put(new byte[] {127, 0, 0, 2});
+            f.putShort((short) 49152).putShort((short) 4791).putShort((short) 28).putShort((short) 0);
+            f.put((byte) 0x11).put((byte) 0).putShort((short) 0xffff).putInt(0x11).putInt(0xbed0c2);
+            f.putInt(0x60000000).putInt(0);
+            b.putInt(1000 + i).putInt(0).putInt(62).putInt(62).put(f.array());
+        }
+        return b.array();
+    }
+
+    @Test
+    void psnSample_withAPcap_citesTheNaks(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("hostA.pcap");
+        Files.write(pcap, nakPcap());
+        MainTest.Run run = AnalyzeCommandTest.analyze("--pcap", "hostA=" + pcap, sample("advertise-psn-off-by-one").toString());
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCode.FAILURE);
+        assertThat(run.out()).contains("in the packet capture, hostA sent 3 NAK PSN sequence error for PSN 0xbed0c2 "
+                + "(frames 1-3 of hostA.pcap)");
+        assertThat(AnalyzeCommandTest.analyze("--pcap", "nofile", sample("clean").toString()).code()).isEqualTo(ExitCode.USAGE);
+    }
+
     @Test
     void psnSample_json_linksTheConsequenceToItsCause() throws Exception {
         MainTest.Run run = AnalyzeCommandTest.analyze("--format", "json", sample("advertise-psn-off-by-one").toString());
