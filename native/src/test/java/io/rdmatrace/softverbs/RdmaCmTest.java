@@ -54,7 +54,8 @@ class RdmaCmTest {
             assertThat(run.client().stdout()).as(run.describe()).contains("ping data: rdma-ping-" + i + ": ");
             assertThat(run.server().stdout()).as(run.describe()).contains("server ping data: rdma-ping-" + i + ": ");
         }
-        assertThat(run.client().stderr()).as(run.describe()).contains("client DISCONNECT EVENT");
+        // the server waits for the DISCONNECTED event the client's rdma_disconnect causes; the client
+        // prints its own DISCONNECTED from its CM thread only if that runs before the client exits
         assertThat(run.server().stderr()).as(run.describe()).contains("server DISCONNECT EVENT");
     }
 

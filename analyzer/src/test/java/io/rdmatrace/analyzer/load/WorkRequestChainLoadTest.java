@@ -1,9 +1,9 @@
 package io.rdmatrace.analyzer.load;
 
+import static io.rdmatrace.analyzer.SqlRows.query;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,18 +71,4 @@ class WorkRequestChainLoadTest {
         }
     }
 
-    private static List<String> query(AnalysisDatabase db, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
-    }
 }

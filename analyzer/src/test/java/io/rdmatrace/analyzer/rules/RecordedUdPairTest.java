@@ -1,9 +1,9 @@
 package io.rdmatrace.analyzer.rules;
 
+import static io.rdmatrace.analyzer.SqlRows.query;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,18 +64,4 @@ class RecordedUdPairTest {
         return new EventHeader(seq, seq * 1000, 1_700_000_000_000_000_000L + seq * 1000, 1, 1, "main");
     }
 
-    private static List<String> query(AnalysisDatabase db, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
-    }
 }

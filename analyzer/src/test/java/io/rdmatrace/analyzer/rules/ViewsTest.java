@@ -1,10 +1,9 @@
 package io.rdmatrace.analyzer.rules;
 
+import static io.rdmatrace.analyzer.SqlRows.query;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -15,20 +14,6 @@ import io.rdmatrace.analyzer.fixture.Capture;
 /** Diff tests of the documented views on a capture whose host B's wall clock runs 5 ms ahead. */
 class ViewsTest {
 
-    private static List<String> query(AnalysisDatabase db, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
-    }
 
     @Test
     void views_skewedClock_connectionTimelineAndOffsets() throws Exception {
