@@ -43,7 +43,7 @@ class DamagedTraceFuzzTest {
         Path pristine = dir.resolve("pristine");
         SyntheticTrace.write(SyntheticTrace.Spec.of(pristine, 1, 30));
         assertThat(MainTest.run("analyze", pristine.toString()).out()).as("the undamaged pair")
-                .contains("host-a           CLEAN            " + EVENTS_PER_HOST + " events");
+                .containsPattern("(?m)^  host-a +trace complete +" + EVENTS_PER_HOST + " events");
         for (int round = 0; round < ROUNDS; round++) {
             Path trace = dir.resolve("round-" + round);
             copySparse(pristine, trace);
@@ -54,11 +54,11 @@ class DamagedTraceFuzzTest {
             MainTest.Run run = MainTest.run("analyze", trace.toString());
             String about = d.what() + " of " + damaged + "\n" + run.out() + run.err();
             assertThat(run.code()).as(about).isIn(ExitCode.OK, ExitCode.FAILURE);
-            assertThat(run.out()).as(about).containsPattern("(?m)^  " + intact + " +CLEAN +[1-9][0-9]* events");
+            assertThat(run.out()).as(about).containsPattern("(?m)^  " + intact + " +trace complete +[1-9][0-9]* events");
             boolean named = run.out().matches("(?s).*\\n  " + damaged
-                    + " +(TRUNCATED|CORRUPT|REPAIRED|DAMAGED|NO_SESSION|NOT_A_QUEUE|NOT_A_TRACE|CORRUPT_SESSION) .*")
+                    + " +trace (truncated|corrupt|repaired|unreadable \\((DAMAGED|NO_SESSION|NOT_A_QUEUE|NOT_A_TRACE|CORRUPT_SESSION)\\)) .*")
                     && run.out().matches("(?s).*\\n  - " + damaged + ": (TRUNCATED|CORRUPT|REPAIRED|DAMAGED|NO_SESSION|NOT_A_QUEUE|NOT_A_TRACE|CORRUPT_SESSION).*");
-            boolean whole = run.out().matches("(?s).*\\n  " + damaged + " +CLEAN +" + EVENTS_PER_HOST + " events .*");
+            boolean whole = run.out().matches("(?s).*\\n  " + damaged + " +trace complete +" + EVENTS_PER_HOST + " events .*");
             assertThat(named || !d.mustShow() && whole).as("damaged host named in Hosts and Findings, " + about).isTrue();
             assertThat(run.out() + run.err()).as(about).doesNotContain("InternalError").doesNotContain("unexpected internal error");
 

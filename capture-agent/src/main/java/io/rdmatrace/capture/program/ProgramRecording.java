@@ -20,6 +20,8 @@ import java.util.Optional;
 public final class ProgramRecording {
     /** Drain pause when no ring had anything new. */
     private static final long IDLE_SLEEP_MILLIS = 2;
+    /** New processes (new ring files) are looked for this often; listing the folder every pass costs a core. */
+    private static final long SCAN_INTERVAL_NANOS = 50_000_000L;
 
     /** What to run and where the trace goes. */
     public record Settings(List<String> command, Path tracerDir, Path realLibrary, Path ringDir, Path outDir,
@@ -38,6 +40,7 @@ public final class ProgramRecording {
     private final Map<Path, ProgramTrace> traces = new LinkedHashMap<>();
     private final List<String> ringProblems = new ArrayList<>();
     private boolean firstTaken;
+    private long lastScan = System.nanoTime() - SCAN_INTERVAL_NANOS;
 
     public ProgramRecording(Settings settings) {
         this.settings = settings;
@@ -63,15 +66,20 @@ public final class ProgramRecording {
     public Result record(Process process) throws IOException, TraceException, InterruptedException {
         while (true) {
             boolean alive = process.isAlive();
-            boolean busy = pollRings();
+            long now = System.nanoTime();
+            boolean scan = now - lastScan >= SCAN_INTERVAL_NANOS;
+            if (scan) {
+                lastScan = now;
+            }
+            pollRings(scan);
             if (!alive && !anyTracedProcessAlive()) {
                 break;
             }
-            if (!busy) {
-                Thread.sleep(IDLE_SLEEP_MILLIS);
-            }
+            // Each pass drains everything the rings hold, and a ring holds far more than a pause's
+            // worth of calls: pausing even when busy keeps the drain off the CPU the program needs.
+            Thread.sleep(IDLE_SLEEP_MILLIS);
         }
-        pollRings();
+        pollRings(true);
         int exit = process.waitFor();
         List<RecordedTrace> outcomes = new ArrayList<>();
         for (ProgramTrace t : traces.values()) {
@@ -82,9 +90,20 @@ public final class ProgramRecording {
         return new Result(exit, outcomes);
     }
 
-    /** Opens new rings and drains all; true when something was read. */
-    private boolean pollRings() throws IOException, TraceException {
-        boolean busy = false;
+    /** Opens new rings (when {@code scan}) and drains all of them. */
+    private void pollRings(boolean scan) throws IOException, TraceException {
+        if (scan) {
+            openNewRings();
+        }
+        for (ProgramTrace t : traces.values()) {
+            if (t != null) {
+                t.drain();
+            }
+        }
+        traces.values().removeIf(java.util.Objects::isNull);
+    }
+
+    private void openNewRings() throws IOException, TraceException {
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(settings.ringDir(), "ring.*")) {
             for (Path p : dir) {
                 if (!traces.containsKey(p)) {
@@ -101,13 +120,6 @@ public final class ProgramRecording {
                 }
             }
         }
-        for (ProgramTrace t : traces.values()) {
-            if (t != null) {
-                busy |= t.drain();
-            }
-        }
-        traces.values().removeIf(java.util.Objects::isNull);
-        return busy;
     }
 
     private boolean anyTracedProcessAlive() {
