@@ -236,3 +236,18 @@ void sge_to_slots(const struct ibv_sge *sge, int64_t *o)
     o[SGE_LENGTH] = sge->length;
     o[SGE_LKEY] = sge->lkey;
 }
+
+void qp_init_to_slots(const struct ibv_qp_init_attr *init, int64_t *o)
+{
+    o[QI_SEND_CQ] = (int64_t)(uintptr_t)init->send_cq;
+    o[QI_RECV_CQ] = (int64_t)(uintptr_t)init->recv_cq;
+    o[QI_SRQ] = (int64_t)(uintptr_t)init->srq;
+    o[QI_QP_TYPE] = init->qp_type;
+    o[QI_SQ_SIG_ALL] = init->sq_sig_all;
+    o[QI_MAX_SEND_WR] = init->cap.max_send_wr;
+    o[QI_MAX_RECV_WR] = init->cap.max_recv_wr;
+    o[QI_MAX_SEND_SGE] = init->cap.max_send_sge;
+    o[QI_MAX_RECV_SGE] = init->cap.max_recv_sge;
+    o[QI_MAX_INLINE_DATA] = init->cap.max_inline_data;
+    o[QI_QP_NUM] = 0;
+}

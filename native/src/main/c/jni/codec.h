@@ -28,4 +28,7 @@ void wc_to_slots(const struct ibv_wc *wc, int64_t *slots);
 void send_wr_to_slots(const struct ibv_send_wr *wr, int64_t *slots);
 void sge_to_slots(const struct ibv_sge *sge, int64_t *slots);
 
+/* A QP_INIT block as asked (QP_NUM 0); ibv_qp_init_attr_ex callers pass its leading common fields. */
+void qp_init_to_slots(const struct ibv_qp_init_attr *init, int64_t *slots);
+
 #endif

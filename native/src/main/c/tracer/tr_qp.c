@@ -1,21 +1,6 @@
 /* Queue pairs: create, modify (followed by the tracer's own query), query, destroy, qp_to_qp_ex. */
 #include "tr_loc.h"
 
-static void init_to_slots(const struct ibv_qp_init_attr *init, int64_t *o)
-{
-    o[QI_SEND_CQ] = (int64_t)(uintptr_t)init->send_cq;
-    o[QI_RECV_CQ] = (int64_t)(uintptr_t)init->recv_cq;
-    o[QI_SRQ] = (int64_t)(uintptr_t)init->srq;
-    o[QI_QP_TYPE] = init->qp_type;
-    o[QI_SQ_SIG_ALL] = init->sq_sig_all;
-    o[QI_MAX_SEND_WR] = init->cap.max_send_wr;
-    o[QI_MAX_RECV_WR] = init->cap.max_recv_wr;
-    o[QI_MAX_SEND_SGE] = init->cap.max_send_sge;
-    o[QI_MAX_RECV_SGE] = init->cap.max_recv_sge;
-    o[QI_MAX_INLINE_DATA] = init->cap.max_inline_data;
-    o[QI_QP_NUM] = 0;
-}
-
 struct ibv_qp *(ibv_create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 {
     struct ibv_qp_init_attr asked;
@@ -36,9 +21,9 @@ struct ibv_qp *(ibv_create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
         memset(p, 0, (CQP_NSLOTS + 2 * QI_NSLOTS) * 8);
         p[CQP_PD] = (int64_t)(uintptr_t)pd;
         p[CQP_CONTEXT] = pd != NULL ? (int64_t)(uintptr_t)pd->context : 0;
-        init_to_slots(&asked, p + CQP_NSLOTS);
+        qp_init_to_slots(&asked, p + CQP_NSLOTS);
         if (qp != NULL && init != NULL) {
-            init_to_slots(init, p + CQP_NSLOTS + QI_NSLOTS);
+            qp_init_to_slots(init, p + CQP_NSLOTS + QI_NSLOTS);
             p[CQP_NSLOTS + QI_NSLOTS + QI_QP_NUM] = qp->qp_num;
         }
         tr_commit(r, n);
@@ -64,7 +49,7 @@ static void qp_attr_record(enum tr_kind kind, uint32_t flags, int64_t t0, int64_
         qp_attr_to_slots(attr, p + QP_NSLOTS);
     }
     if (init != NULL) {
-        init_to_slots(init, p + QP_NSLOTS + QA_BLOCK_NSLOTS);
+        qp_init_to_slots(init, p + QP_NSLOTS + QA_BLOCK_NSLOTS);
         p[QP_NSLOTS + QA_BLOCK_NSLOTS + QI_QP_NUM] = qp != NULL ? qp->qp_num : 0;
     }
     tr_commit(r, n);

@@ -85,17 +85,11 @@ static int tr_query_device_ex(struct ibv_context *ctx, const struct ibv_query_de
 
 static void init_ex_to_slots(const struct ibv_qp_init_attr_ex *init, int64_t *o)
 {
-    o[QI_SEND_CQ] = (int64_t)(uintptr_t)init->send_cq;
-    o[QI_RECV_CQ] = (int64_t)(uintptr_t)init->recv_cq;
-    o[QI_SRQ] = (int64_t)(uintptr_t)init->srq;
-    o[QI_QP_TYPE] = init->qp_type;
-    o[QI_SQ_SIG_ALL] = init->sq_sig_all;
-    o[QI_MAX_SEND_WR] = init->cap.max_send_wr;
-    o[QI_MAX_RECV_WR] = init->cap.max_recv_wr;
-    o[QI_MAX_SEND_SGE] = init->cap.max_send_sge;
-    o[QI_MAX_RECV_SGE] = init->cap.max_recv_sge;
-    o[QI_MAX_INLINE_DATA] = init->cap.max_inline_data;
-    o[QI_QP_NUM] = 0;
+    struct ibv_qp_init_attr common = {
+        .send_cq = init->send_cq, .recv_cq = init->recv_cq, .srq = init->srq, .cap = init->cap,
+        .qp_type = init->qp_type, .sq_sig_all = init->sq_sig_all,
+    };
+    qp_init_to_slots(&common, o);
 }
 
 static struct ibv_qp *tr_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *init)
