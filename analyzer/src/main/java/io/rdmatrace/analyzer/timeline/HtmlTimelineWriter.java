@@ -23,12 +23,20 @@ public final class HtmlTimelineWriter {
     public static String render(Timeline timeline) {
         StringBuilder data = new StringBuilder(4096);
         // JsonOut escapes '<', so the data cannot end its <script>
-        TimelineJson.write(DataPathCondenser.condense(timeline, MAX_DRAWN_DATA_PATH), data);
+        TimelineJson.write(drawn(timeline), data);
         return TEMPLATE
                 .replace("{{STYLE}}", STYLE)
                 .replace("{{SCRIPT}}", SCRIPT)
                 .replace("{{TITLE}}", escape(timeline.title()))
                 .replace("{{DATA}}", data);
+    }
+
+    /**
+     * What the page draws: lanes with the same history folded ({@link LaneFolder}), then a long
+     * data path condensed ({@link DataPathCondenser}).
+     */
+    public static Timeline drawn(Timeline timeline) {
+        return DataPathCondenser.condense(LaneFolder.fold(timeline), MAX_DRAWN_DATA_PATH);
     }
 
     private static String escape(String text) {

@@ -52,8 +52,11 @@ public final class PerfettoWriter {
         for (StateBand s : t.states()) {
             int[] pt = track.get(s.lane());
             j.beginObject().field("ph", "X").field("name", s.state()).field("cat", "qp_state").field("pid", pt[0])
-                    .field("tid", pt[1] + 1).field("ts", us(s.startNs())).field("dur", us(s.endNs() - s.startNs()))
-                    .endObject();
+                    .field("tid", pt[1] + 1).field("ts", us(s.startNs())).field("dur", us(s.endNs() - s.startNs()));
+            if (s.why() != null) {
+                j.name("args").beginObject().field("why", s.why()).endObject();
+            }
+            j.endObject();
         }
         Map<String, Point> pointById = new HashMap<>();
         for (Point p : t.points()) {
@@ -76,7 +79,12 @@ public final class PerfettoWriter {
             int[] from = track.get(l.fromLane());
             int[] to = track.get(l.toLane());
             j.beginObject().field("ph", "s").field("id", flow).field("name", "OOB " + l.kind()).field("cat", "oob")
-                    .field("pid", from[0]).field("tid", 1).field("ts", us(l.sentNs()) + MESSAGE_US / 2).endObject();
+                    .field("pid", from[0]).field("tid", 1).field("ts", us(l.sentNs()) + MESSAGE_US / 2);
+            if (l.clampedNs() > 0) {
+                j.name("args").beginObject().field("clamped_ns", l.clampedNs())
+                        .field("clock_uncertainty_ns", l.uncertaintyNs()).endObject();
+            }
+            j.endObject();
             j.beginObject().field("ph", "f").field("bp", "e").field("id", flow).field("name", "OOB " + l.kind())
                     .field("cat", "oob").field("pid", to[0]).field("tid", 1).field("ts", us(l.receivedNs()) + MESSAGE_US / 2)
                     .endObject();

@@ -54,9 +54,24 @@ public record Timeline(String title, long t0WallNs, long spanNs, List<Host> host
     /**
      * One horizontal lane.
      *
-     * @param qpNum the QP number for a QP lane, else null
+     * @param qpNum   the QP number for a QP lane, else null
+     * @param peer    the lane of the QP at the other end of this QP's connection, else null
+     * @param count   how many QPs the lane stands for (more than 1 when lanes with the same history were folded)
+     * @param members the QPs a folded lane stands for ({@code 0x000011, 0x000012 …}), else null
      */
-    public record Lane(String id, int hostIndex, LaneKind kind, String label, Integer qpNum) {
+    public record Lane(String id, int hostIndex, LaneKind kind, String label, Integer qpNum, String peer, int count,
+                       String members) {
+        public Lane(String id, int hostIndex, LaneKind kind, String label, Integer qpNum) {
+            this(id, hostIndex, kind, label, qpNum, null, 1, null);
+        }
+
+        public Lane withPeer(String peerLane) {
+            return new Lane(id, hostIndex, kind, label, qpNum, peerLane, count, members);
+        }
+
+        public Lane folded(int n, String memberList) {
+            return new Lane(id, hostIndex, kind, label, qpNum, peer, n, memberList);
+        }
     }
 
     /**
@@ -69,8 +84,16 @@ public record Timeline(String title, long t0WallNs, long spanNs, List<Host> host
                            String detail) {
     }
 
-    /** A QP in one state (as set by ibv_modify_qp and seen by ibv_query_qp) from start to end. */
-    public record StateBand(String lane, long startNs, long endNs, String state) {
+    /**
+     * A QP in one state from start to end: as set by ibv_modify_qp and seen by ibv_query_qp, or
+     * (ERR, SQE) as the analyzer inferred it from an error after the last modify.
+     *
+     * @param why for an inferred state, what put the QP there (qp_final_state's {@code what}), else null
+     */
+    public record StateBand(String lane, long startNs, long endNs, String state, String why) {
+        public StateBand(String lane, long startNs, long endNs, String state) {
+            this(lane, startNs, endNs, state, null);
+        }
     }
 
     /** What a point event is. */
@@ -85,16 +108,40 @@ public record Timeline(String title, long t0WallNs, long spanNs, List<Host> host
                         String detail) {
     }
 
-    /** One out-of-band message from its sending to its receiving event. */
+    /**
+     * One out-of-band message from its sending to its receiving event. A message never arrives
+     * before it was sent: when the clock-corrected receive time is earlier (the offset estimate is
+     * only good to its uncertainty), {@code receivedNs} is the send time and {@code clampedNs} says
+     * by how much it was moved.
+     *
+     * @param clampedNs     how far the receive end was moved forward to the send time (0: not moved)
+     * @param uncertaintyNs the clock offset's uncertainty between the two hosts
+     * @param count         messages this arrow stands for (runs of the same kind are bundled when lanes are folded)
+     */
     public record OobLink(String fromEvent, String toEvent, String fromLane, String toLane, long sentNs,
-                          long receivedNs, String kind) {
+                          long receivedNs, String kind, long clampedNs, long uncertaintyNs, int count) {
+        public OobLink(String fromEvent, String toEvent, String fromLane, String toLane, long sentNs, long receivedNs,
+                       String kind) {
+            this(fromEvent, toEvent, fromLane, toLane, sentNs, receivedNs, kind, 0, 0, 1);
+        }
     }
 
-    /** One analyzer finding and the drawn events that are its evidence. */
+    /**
+     * One analyzer finding and the drawn events that are its evidence.
+     *
+     * @param count  how many findings this one stands for (findings of one rule on folded lanes are folded too)
+     * @param others the QPs (or hosts) of the findings folded into this one, else null
+     * @param hidden evidence events not drawn (they are on folded lanes)
+     */
     public record FindingMark(String id, String ruleId, String severity, String host, Long qp, String message,
-                              List<String> evidence) {
+                              List<String> evidence, int count, String others, int hidden) {
         public FindingMark {
             evidence = List.copyOf(evidence);
+        }
+
+        public FindingMark(String id, String ruleId, String severity, String host, Long qp, String message,
+                           List<String> evidence) {
+            this(id, ruleId, severity, host, qp, message, evidence, 1, null, 0);
         }
     }
 }

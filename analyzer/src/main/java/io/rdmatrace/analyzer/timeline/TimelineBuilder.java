@@ -17,6 +17,7 @@ import io.rdmatrace.analyzer.timeline.Timeline.Point;
 import io.rdmatrace.analyzer.timeline.Timeline.PointKind;
 import io.rdmatrace.analyzer.timeline.Timeline.StateBand;
 import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
+import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
 import io.rdmatrace.trace.AsyncEvent;
@@ -50,6 +51,8 @@ public final class TimelineBuilder {
         List<Point> points = new ArrayList<>();
         Map<String, Integer> hostIndex = new HashMap<>();
         Map<String, Point> pointsById = new HashMap<>();
+        List<Lane> qpLanes = new ArrayList<>();
+        Map<String, Integer> destOf = new HashMap<>();
         long span = 0;
         for (int h = 0; h < input.hosts().size(); h++) {
             HostTrace trace = input.hosts().get(h);
@@ -57,13 +60,14 @@ public final class TimelineBuilder {
             ClockOffset offset = input.offsets().get(trace.host());
             hosts.add(hostOf(h, trace, offset));
             long shift = t0 + (offset == null ? 0 : offset.offsetNs());
-            HostLayout layout = new HostLayout(h, trace.host(), shift);
+            HostLayout layout = new HostLayout(h, trace.host(), shift, finalStatesOf(input, trace.host()));
             lanes.add(layout.hostLane);
             for (TraceEvent event : trace.events()) {
                 layout.add(event);
             }
             layout.finish();
-            lanes.addAll(layout.qpLanes);
+            qpLanes.addAll(layout.qpLanes);
+            destOf.putAll(layout.destQpnByLane);
             calls.addAll(layout.calls);
             states.addAll(layout.states);
             points.addAll(layout.points);
@@ -82,12 +86,39 @@ public final class TimelineBuilder {
             Point sent = pointsById.get(Timeline.eventId(from, pair.sentSeq()));
             Point received = pointsById.get(Timeline.eventId(to, pair.receivedSeq()));
             if (sent != null && received != null) {
-                links.add(new OobLink(sent.event(), received.event(), sent.lane(), received.lane(), sent.tNs(),
-                        received.tNs(), pair.kind()));
+                links.add(link(sent, received, pair.kind(), uncertainty(input, pair.sender())
+                        + uncertainty(input, pair.receiver())));
             }
         }
+        lanes.addAll(LaneOrder.byConnection(qpLanes, destOf));
         return new Timeline(input.title(), t0, span, hosts, lanes, calls, states, points, links,
                 findings(input.findings(), hostIndex));
+    }
+
+    /**
+     * The arrow of one message. Corrected by the estimated offsets, a receive can still come out
+     * before its send (the estimate is good to its uncertainty, and a SENT is recorded after the
+     * write): the arrow is then drawn with zero flight time and says how far it was moved.
+     */
+    private static OobLink link(Point sent, Point received, String kind, long uncertaintyNs) {
+        long clamped = Math.max(0, sent.tNs() - received.tNs());
+        return new OobLink(sent.event(), received.event(), sent.lane(), received.lane(), sent.tNs(),
+                received.tNs() + clamped, kind, clamped, uncertaintyNs, 1);
+    }
+
+    private static long uncertainty(TimelineInput input, String host) {
+        ClockOffset offset = input.offsets().get(host);
+        return offset == null ? 0 : offset.uncertaintyNs();
+    }
+
+    private static Map<Long, FinalState> finalStatesOf(TimelineInput input, String host) {
+        Map<Long, FinalState> bySeq = new HashMap<>();
+        for (FinalState f : input.finalStates()) {
+            if (f.host().equals(host)) {
+                bySeq.put(f.seq(), f);
+            }
+        }
+        return bySeq;
     }
 
     /** The earliest instant anything starts, on the reference clock. */
@@ -148,12 +179,15 @@ public final class TimelineBuilder {
         final List<Point> points = new ArrayList<>();
         final Map<Long, QpLife> liveByHandle = new LinkedHashMap<>();
         final Map<Integer, QpLife> byQpNum = new HashMap<>();
+        final Map<String, Integer> destQpnByLane = new HashMap<>();
+        final Map<Long, FinalState> finalStates;
         long last;
 
-        HostLayout(int host, String hostId, long shift) {
+        HostLayout(int host, String hostId, long shift, Map<Long, FinalState> finalStates) {
             this.host = host;
             this.hostId = hostId;
             this.shift = shift;
+            this.finalStates = finalStates;
             this.hostLane = new Lane("h" + host, host, LaneKind.HOST, hostId, null);
         }
 
@@ -193,6 +227,14 @@ public final class TimelineBuilder {
                 points.add(new Point(id, hostLane.id(), t, PointKind.END, false, "end",
                         "END after " + e.eventCount() + " events"));
             }
+            FinalState inferred = finalStates.get(event.seq());
+            if (inferred != null) {
+                QpLife qp = liveByHandle.get(inferred.handle());
+                if (qp != null) {
+                    qp.moveTo(inferred.state(), t, inferred.state() + " (inferred: " + inferred.what() + ", #"
+                            + inferred.seq() + ")");
+                }
+            }
         }
 
         private void call(CallEvent c, String id, long end) {
@@ -211,10 +253,13 @@ public final class TimelineBuilder {
             if (qp == null || !actsOnQp(c.verb())) {
                 return;
             }
+            if (c.verb() == Verb.IBV_MODIFY_QP && ok && c.in().has(Attr.DEST_QP_NUM)) {
+                destQpnByLane.put(qp.lane.id(), (int) c.in().get(Attr.DEST_QP_NUM, 0));
+            }
             if (c.verb() == Verb.IBV_MODIFY_QP && ok && c.in().has(Attr.QP_STATE)) {
-                qp.moveTo(EventText.state(c.in().get(Attr.QP_STATE, 0)), end);
+                qp.moveTo(EventText.state(c.in().get(Attr.QP_STATE, 0)), end, null);
             } else if (c.verb() == Verb.IBV_QUERY_QP && ok && c.out().has(Attr.QP_STATE)) {
-                qp.moveTo(EventText.state(c.out().get(Attr.QP_STATE, 0)), end);
+                qp.moveTo(EventText.state(c.out().get(Attr.QP_STATE, 0)), end, null);
             } else if (c.verb() == Verb.IBV_DESTROY_QP && ok) {
                 qp.close(end);
                 liveByHandle.remove(c.handle());
@@ -252,6 +297,7 @@ public final class TimelineBuilder {
         private final class QpLife {
             final Lane lane;
             String state = "RESET";
+            String why;
             long since;
 
             QpLife(Lane lane, long created) {
@@ -259,16 +305,18 @@ public final class TimelineBuilder {
                 this.since = created;
             }
 
-            void moveTo(String next, long t) {
+            /** Enters {@code next} at {@code t}; {@code reason} says why when the state was inferred. */
+            void moveTo(String next, long t, String reason) {
                 if (!next.equals(state)) {
-                    states.add(new StateBand(lane.id(), since, t, state));
+                    states.add(new StateBand(lane.id(), since, t, state, why));
                     state = next;
                     since = t;
+                    why = reason;
                 }
             }
 
             void close(long t) {
-                states.add(new StateBand(lane.id(), since, Math.max(since, t), state));
+                states.add(new StateBand(lane.id(), since, Math.max(since, t), state, why));
             }
         }
     }

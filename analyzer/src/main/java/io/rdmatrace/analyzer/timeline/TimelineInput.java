@@ -18,9 +18,10 @@ import io.rdmatrace.trace.TraceEvent;
  * @param offsets  host id → its row of the host_clock_offset view (absent = offset 0)
  * @param oobPairs rows of the oob_messages view
  * @param findings the analysis findings
+ * @param finalStates rows of the qp_final_state view whose state was inferred from an error (ERR, SQE)
  */
 public record TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets,
-                            List<OobPair> oobPairs, List<Finding> findings) {
+                            List<OobPair> oobPairs, List<Finding> findings, List<FinalState> finalStates) {
 
     public TimelineInput {
         Objects.requireNonNull(title, "title");
@@ -28,6 +29,12 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
         offsets = Map.copyOf(offsets);
         oobPairs = List.copyOf(oobPairs);
         findings = List.copyOf(findings);
+        finalStates = List.copyOf(finalStates);
+    }
+
+    public TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets, List<OobPair> oobPairs,
+                         List<Finding> findings) {
+        this(title, hosts, offsets, oobPairs, findings, List.of());
     }
 
     /**
@@ -52,5 +59,14 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
 
     /** One row of the analyzer's oob_messages view: a message matched across the two hosts. */
     public record OobPair(String sender, long sentSeq, String receiver, long receivedSeq, String kind) {
+    }
+
+    /**
+     * One row of the analyzer's qp_final_state view: the QP with this handle on this host is in
+     * {@code state} from event {@code seq} on.
+     *
+     * @param what what put it there (an error completion, an async event…)
+     */
+    public record FinalState(String host, long handle, String state, long seq, String source, String what) {
     }
 }

@@ -34,7 +34,8 @@ final class TimelineJson {
         j.name("lanes").beginArray();
         for (Lane l : t.lanes()) {
             j.beginObject().field("id", l.id()).field("host", l.hostIndex()).field("kind", l.kind().name().toLowerCase(Locale.ROOT))
-                    .field("label", l.label()).field("qpNum", l.qpNum()).endObject();
+                    .field("label", l.label()).field("qpNum", l.qpNum()).field("peer", l.peer()).field("count", l.count())
+                    .field("members", l.members()).endObject();
         }
         j.endArray();
         j.name("calls").beginArray();
@@ -47,7 +48,7 @@ final class TimelineJson {
         j.name("states").beginArray();
         for (StateBand s : t.states()) {
             j.beginObject().field("lane", s.lane()).field("s", s.startNs()).field("e", s.endNs())
-                    .field("state", s.state()).endObject();
+                    .field("state", s.state()).field("why", s.why()).endObject();
         }
         j.endArray();
         j.name("points").beginArray();
@@ -61,13 +62,15 @@ final class TimelineJson {
         for (OobLink l : t.links()) {
             j.beginObject().field("from", l.fromEvent()).field("to", l.toEvent()).field("fromLane", l.fromLane())
                     .field("toLane", l.toLane()).field("s", l.sentNs()).field("e", l.receivedNs())
-                    .field("kind", l.kind()).endObject();
+                    .field("kind", l.kind()).field("clamped", l.clampedNs()).field("uncertainty", l.uncertaintyNs())
+                    .field("count", l.count()).endObject();
         }
         j.endArray();
         j.name("findings").beginArray();
         for (FindingMark f : t.findings()) {
             j.beginObject().field("id", f.id()).field("rule", f.ruleId()).field("severity", f.severity())
-                    .field("host", f.host()).field("qp", f.qp()).field("message", f.message());
+                    .field("host", f.host()).field("qp", f.qp()).field("message", f.message()).field("count", f.count())
+                    .field("others", f.others()).field("hidden", f.hidden());
             j.name("evidence").beginArray();
             for (String ev : f.evidence()) {
                 j.value(ev);
@@ -75,6 +78,16 @@ final class TimelineJson {
             j.endArray().endObject();
         }
         j.endArray();
+        TimeAxis axis = TimeAxis.of(t);
+        j.name("axis").beginObject().name("segments").beginArray();
+        for (TimeAxis.Span s : axis.segments()) {
+            j.beginArray().value(s.startNs()).value(s.endNs()).endArray();
+        }
+        j.endArray().name("gaps").beginArray();
+        for (TimeAxis.Span g : axis.gaps()) {
+            j.beginArray().value(g.startNs()).value(g.endNs()).endArray();
+        }
+        j.endArray().endObject();
         j.endObject();
     }
 }

@@ -1,5 +1,7 @@
 package io.rdmatrace.analyzer.timeline;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -11,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.load.PackedTraces;
 import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
+import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
 import io.rdmatrace.trace.TraceException;
@@ -35,7 +39,7 @@ public final class TimelineSource {
         try (Statement s = db.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT host, folder, role FROM hosts WHERE readable ORDER BY host")) {
                 while (rs.next()) {
-                    TraceReader.Result trace = TraceReader.readAll(Path.of(rs.getString("folder")));
+                    TraceReader.Result trace = readHost(Path.of(rs.getString("folder")));
                     hosts.add(new HostTrace(rs.getString("host"), rs.getString("role"), trace.session(), trace.events()));
                 }
             }
@@ -53,6 +57,39 @@ public final class TimelineSource {
                 }
             }
         }
-        return new TimelineInput(title, hosts, offsets, pairs, findings);
+        List<FinalState> finals = new ArrayList<>();
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT host, handle, state_name, seq, source, what FROM qp_final_state"
+                     + " WHERE source = 'inferred' AND handle IS NOT NULL ORDER BY host, seq")) {
+            while (rs.next()) {
+                finals.add(new FinalState(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getLong(4),
+                        rs.getString(5), rs.getString(6)));
+            }
+        }
+        return new TimelineInput(title, hosts, offsets, pairs, findings, finals);
+    }
+
+    /** Reads one host folder; a gzip-packed one (as sample-traces/ ships them) through a temporary copy. */
+    private static TraceReader.Result readHost(Path folder) throws TraceException {
+        if (!PackedTraces.isPacked(folder)) {
+            return TraceReader.readAll(folder);
+        }
+        Path copy = null;
+        try {
+            copy = Files.createTempDirectory("rdmatrace-timeline-");
+            PackedTraces.unpack(folder, copy);
+            return TraceReader.readAll(copy);
+        } catch (IOException e) {
+            throw new TraceException(TraceException.Problem.NOT_A_QUEUE, folder,
+                    "cannot unpack its gzip-packed queue files: " + e.getMessage(), e);
+        } finally {
+            if (copy != null) {
+                try {
+                    PackedTraces.delete(copy);
+                } catch (IOException e) {
+                    // a temporary copy left behind is harmless
+                }
+            }
+        }
     }
 }

@@ -84,10 +84,12 @@ class TimelineBuilderTest {
     @Test
     void build_twoHostsOneQp_laneForEachHostAndQp() {
         Timeline t = TimelineBuilder.build(input(ALIGNED, List.of()));
-        assertThat(t.lanes()).extracting(Timeline.Lane::id).containsExactly("h0", "h0-qp0", "h1");
-        assertThat(t.lanes()).extracting(Timeline.Lane::kind).containsExactly(LaneKind.HOST, LaneKind.QP, LaneKind.HOST);
-        assertThat(t.lanes().get(1).label()).isEqualTo("alpha · QP 0x000011 RC");
-        assertThat(t.lanes().get(1).qpNum()).isEqualTo(0x11);
+        // host lanes first (the messages between them stay short), then the QPs by connection
+        assertThat(t.lanes()).extracting(Timeline.Lane::id).containsExactly("h0", "h1", "h0-qp0");
+        assertThat(t.lanes()).extracting(Timeline.Lane::kind).containsExactly(LaneKind.HOST, LaneKind.HOST, LaneKind.QP);
+        assertThat(t.lanes().get(2).label()).isEqualTo("alpha · QP 0x000011 RC");
+        assertThat(t.lanes().get(2).qpNum()).isEqualTo(0x11);
+        assertThat(t.lanes().get(2).peer()).isNull();
         assertThat(t.hosts()).extracting(Timeline.Host::role).containsExactly("listen", "connect");
     }
 
@@ -143,7 +145,42 @@ class TimelineBuilderTest {
         // without the offset, b's clock makes the message look 5.1 ms long one way and -4.9 ms the other
         Timeline raw = TimelineBuilder.build(input(Map.of(), List.of()));
         assertThat(raw.links().get(0).receivedNs() - raw.links().get(0).sentNs()).isEqualTo(SKEW + 100_000);
-        assertThat(raw.links().get(1).receivedNs() - raw.links().get(1).sentNs()).isEqualTo(100_000 - SKEW);
+        // ... and the other way it would arrive before it was sent: drawn with zero flight time, saying by how much
+        assertThat(raw.links().get(1).receivedNs()).isEqualTo(raw.links().get(1).sentNs());
+        assertThat(raw.links().get(1).clampedNs()).isEqualTo(SKEW - 100_000);
+    }
+
+    @Test
+    void build_inferredFinalState_errBandFromTheErrorOn() {
+        TimelineInput in = new TimelineInput("trace/", List.of(hostA(), hostB()), ALIGNED, List.of(), List.of(),
+                List.of(new TimelineInput.FinalState("alpha", QP, "ERR", 8, "inferred",
+                        "completion IBV_WC_RETRY_EXC_ERR")));
+        List<StateBand> bands = TimelineBuilder.build(in).states();
+        assertThat(bands).extracting(StateBand::state).containsExactly("RESET", "INIT", "RTR", "ERR");
+        StateBand err = bands.get(3);
+        assertThat(err.startNs()).isEqualTo(600_000);     // the error completion (seq 8)
+        assertThat(err.endNs()).isEqualTo(700_000);
+        assertThat(err.why()).isEqualTo("ERR (inferred: completion IBV_WC_RETRY_EXC_ERR, #8)");
+        assertThat(bands.get(2).why()).isNull();
+        assertThat(bands.get(2).endNs()).isEqualTo(600_000);
+    }
+
+    @Test
+    void build_receiveBeforeSendAfterCorrection_arrowClampedWithinTheUncertainty() {
+        // the estimate puts beta 150 µs further ahead than it is: a→b arrives "50 µs before" it was sent
+        Map<String, ClockOffset> off = Map.of(
+                "alpha", new ClockOffset("alpha", "alpha", 0, 0, 0, "reference"),
+                "beta", new ClockOffset("beta", "alpha", SKEW + 150_000, 80_000, 2, "oob-ntp"));
+        Timeline t = TimelineBuilder.build(input(off, List.of()));
+        OobLink aToB = t.links().get(0);
+        assertThat(aToB.receivedNs()).isEqualTo(aToB.sentNs());
+        assertThat(aToB.clampedNs()).isEqualTo(50_000);
+        assertThat(aToB.uncertaintyNs()).isEqualTo(80_000);
+        // the other way it simply looks slower; nothing is moved
+        OobLink bToA = t.links().get(1);
+        assertThat(bToA.clampedNs()).isZero();
+        assertThat(bToA.receivedNs() - bToA.sentNs()).isEqualTo(250_000);
+        assertThat(t.links()).allMatch(l -> l.receivedNs() >= l.sentNs());
     }
 
     @Test

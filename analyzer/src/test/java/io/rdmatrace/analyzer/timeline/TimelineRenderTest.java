@@ -77,7 +77,9 @@ class TimelineRenderTest {
         // HELLO×2, PARAMS×2, BARRIER×2 were exchanged, each matched across the hosts
         assertThat(timeline.links()).hasSize(6);
         assertThat(timeline.links()).allMatch(l -> !l.fromLane().equals(l.toLane()));
-        assertThat(timeline.lanes()).extracting(Timeline.Lane::id).containsExactly("h0", "h0-qp0", "h1", "h1-qp0");
+        // the two ends of the connection are adjacent, each naming the other as its peer
+        assertThat(timeline.lanes()).extracting(Timeline.Lane::id).containsExactly("h0", "h1", "h0-qp0", "h1-qp0");
+        assertThat(timeline.lanes()).extracting(Timeline.Lane::peer).containsExactly(null, null, "h1-qp0", "h0-qp0");
     }
 
     @Test
@@ -109,6 +111,15 @@ class TimelineRenderTest {
         assertThat(count(dom, "class=\"wc dimmable")).isEqualTo(
                 (int) timeline.points().stream().filter(p -> p.kind() == Timeline.PointKind.COMPLETION).count());
         assertThat(dom).contains("data-state=\"RTS\"", "data-state=\"RTR\"", "data-state=\"INIT\"");
+        // host-b's QP ends in ERR: qp_final_state inferred it from the retry-exceeded completion
+        assertThat(dom).containsPattern("<rect class=\"qpstate state-ERR inferred\"[^>]*data-state=\"ERR\"");
+        assertThat(timeline.states()).anyMatch(st -> st.lane().equals("h1-qp0") && st.state().equals("ERR")
+                && st.why().startsWith("ERR (inferred: completion IBV_WC_RETRY_EXC_ERR"));
+        // no two labels overlap (boxes from the widths chromium measured)
+        DrawnLabels labels = DrawnLabels.in(dom);
+        assertThat(labels.boxes()).hasSizeGreaterThan(10);
+        assertThat(labels.overlaps()).isEmpty();
+        assertThat(dom).contains("class=\"axis-tick\"");
         // both hosts' refused RESET→RTS probe is drawn as a failed call
         assertThat(count(dom, "class=\"call dimmable fail\"")).isGreaterThanOrEqualTo(2);
         // the finding is listed and every piece of evidence is marked and badged
@@ -136,6 +147,7 @@ class TimelineRenderTest {
         long inked = 0;
         boolean rtsGreen = false;
         boolean failRed = false;
+        boolean evidenceAmber = false;
         for (int y = 0; y < image.getHeight(); y++) {
             for (int x = 0; x < image.getWidth(); x++) {
                 int rgb = image.getRGB(x, y) & 0xFFFFFF;
@@ -143,12 +155,14 @@ class TimelineRenderTest {
                 inked += rgb == 0xFFFFFF ? 0 : 1;
                 rtsGreen |= near(rgb, 0x5cb85c);
                 failRed |= near(rgb, 0xd43d3d);
+                evidenceAmber |= near(rgb, 0xffab00);
             }
         }
         assertThat(colours.size()).as("distinct colours").isGreaterThan(50);
         assertThat(inked * 100 / ((long) image.getWidth() * image.getHeight())).as("% non-white").isGreaterThan(10);
         assertThat(rtsGreen).as("an RTS state band is visible").isTrue();
-        assertThat(failRed).as("a failed call or error completion is visible").isTrue();
+        assertThat(failRed).as("a failed call, error completion or ERR band is visible").isTrue();
+        assertThat(evidenceAmber).as("evidence outlined in its own colour, not the failure red").isTrue();
     }
 
     @Test
@@ -192,6 +206,62 @@ class TimelineRenderTest {
                 assertThat(scalar(s, "SELECT count(*) FROM ev WHERE arg_findings IS NOT NULL")).isEqualTo("3");
             }
         }
+    }
+
+    /**
+     * Tick lines carry their time (data-t): between two ticks with no cut gap between them, x
+     * grows by the same px per ns everywhere; across a cut gap by less than that (the gap is cut).
+     */
+    static void assertEvenTicks(String dom) {
+        List<double[]> ticks = new java.util.ArrayList<>();
+        Matcher m = Pattern.compile("<line class=\"axis-tick\" x1=\"([-0-9.]+)\"[^>]*data-t=\"([0-9.e+]+)\"").matcher(dom);
+        while (m.find()) {
+            ticks.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))});
+        }
+        List<double[]> gaps = new java.util.ArrayList<>();
+        Matcher g = Pattern.compile("class=\"gap\" data-s=\"([0-9]+)\" data-e=\"([0-9]+)\"").matcher(dom);
+        while (g.find()) {
+            gaps.add(new double[] {Double.parseDouble(g.group(1)), Double.parseDouble(g.group(2))});
+        }
+        assertThat(ticks.size()).as("axis ticks").isGreaterThanOrEqualTo(3);
+        ticks.sort(java.util.Comparator.comparingDouble(t -> t[1]));
+        Double slope = null;
+        int checked = 0;
+        for (int i = 1; i < ticks.size(); i++) {
+            double[] a = ticks.get(i - 1);
+            double[] b = ticks.get(i);
+            double rate = (b[0] - a[0]) / (b[1] - a[1]);
+            boolean acrossGap = gaps.stream().anyMatch(gp -> gp[0] >= a[1] && gp[1] <= b[1]);
+            if (acrossGap) {
+                continue;
+            }
+            if (slope == null) {
+                slope = rate;
+            }
+            assertThat(rate).as("px per ns between ticks at %s and %s ns", a[1], b[1]).isCloseTo(slope,
+                    org.assertj.core.data.Offset.offset(slope * 1e-6));
+            checked++;
+        }
+        assertThat(checked).as("tick pairs on one segment").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void html_headlessChromium_idleGapCutAndMarkedTicksEven() throws Exception {
+        // 8 ms of calls every 100 µs, 2 s of nothing, 8 ms of calls again
+        List<Timeline.CallSpan> calls = new java.util.ArrayList<>();
+        long second = 2_008_000_000L;
+        for (int i = 0; i < 80; i++) {
+            calls.add(TimeAxisTest.call("a" + i, i * 100_000L, i * 100_000L + 50_000));
+            calls.add(TimeAxisTest.call("b" + i, second + i * 100_000L, second + i * 100_000L + 50_000));
+        }
+        Timeline t = TimeAxisTest.timeline(calls, List.of(), second + 7_950_000);
+        Path page = dir.resolve("gap.html");
+        Files.writeString(page, HtmlTimelineWriter.render(t), StandardCharsets.UTF_8);
+        String dom = chromium().dumpDom(page, Files.createDirectories(dir.resolve("chromium-gap")));
+        assertThat(count(dom, "<g class=\"gap\"")).isEqualTo(1);
+        assertThat(dom).contains("class=\"gap\" data-s=\"7950000\" data-e=\"" + second + "\"", "⋯ 2.00 s ⋯");
+        assertEvenTicks(dom);
+        assertThat(DrawnLabels.in(dom).overlaps()).isEmpty();
     }
 
     private static String scalar(Statement s, String sql) throws Exception {
