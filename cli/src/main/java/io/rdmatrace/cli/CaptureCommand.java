@@ -113,6 +113,10 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--no-barrier", description = "Do not wait for the peer's RTS before sending.")
     boolean noBarrier;
 
+    @Option(names = {"-v", "--verbose"}, description = "In the step table, show every note of every step, one per line "
+            + "(without it, a step shows its first 3).")
+    boolean verbose;
+
     @Option(names = "--no-record", description = "Run the steps without writing a trace (and without the verbs listener).")
     boolean noRecord;
 
@@ -151,7 +155,7 @@ final class CaptureCommand implements Callable<Integer> {
             }
             throw new UserDataException(e.getMessage(), e);
         }
-        CaptureTable.print(outw, config, report);
+        CaptureTable.print(outw, config, report, verbose);
         if (report.writeFailed()) {
             // the environment stopped the capture (full disk, file-size limit), not the device under test
             spec.commandLine().getErr().println("rdmatrace capture: " + report.traceProblem());

@@ -12,13 +12,13 @@ final class CaptureTable {
     private CaptureTable() {
     }
 
-    static void print(PrintWriter out, CaptureConfig config, CaptureReport r) {
+    static void print(PrintWriter out, CaptureConfig config, CaptureReport r, boolean verbose) {
         var w = config.workload();
         out.printf("rdmatrace capture: %s (%s)%s, %d %s QP(s), %s %d B x %d%n", config.hostId(),
                 config.link().role().label(), r.peerHost() != null ? " <-> " + r.peerHost() : "", w.qps(), w.qpType(),
                 w.op().label(), w.size(), w.iterations());
         for (TestCaseResult t : r.results()) {
-            out.printf("  %-6s %-34s %-4s  %s%n", t.id(), clip(t.title(), 34), t.verdict(), wrap(t.text(), TEXT_WIDTH));
+            out.printf("  %-6s %-34s %-4s  %s%n", t.id(), clip(t.title(), 34), t.verdict(), text(t, verbose));
         }
         if (r.peerHost() != null || r.peerText() != null) {
             String verdict = r.peerPassed() == null ? "?" : r.peerPassed() ? "PASS" : "FAIL";
@@ -37,6 +37,21 @@ final class CaptureTable {
 
     /** The text column: 2 + 6 + 1 + 34 + 1 + 4 + 2 characters in. */
     private static final String CONTINUATION = " ".repeat(50);
+
+    /** The text column of a step: its summary, or with {@code verbose} every note, one per line (each wrapped). */
+    static String text(TestCaseResult t, boolean verbose) {
+        if (!verbose || t.notes().isEmpty()) {
+            return wrap(t.text(), TEXT_WIDTH);
+        }
+        StringBuilder out = new StringBuilder();
+        for (String note : t.notes()) {
+            if (out.length() > 0) {
+                out.append(System.lineSeparator()).append(CONTINUATION);
+            }
+            out.append(wrap(note, TEXT_WIDTH));
+        }
+        return out.toString();
+    }
 
     /** A failure reason in full: broken at spaces into lines of at most {@code width}, continued under the text column. */
     static String wrap(String text, int width) {

@@ -76,17 +76,18 @@ final class StepScenario implements Scenario {
                             failed = o;
                             break run;
                         }
-                        if (!o.text().isEmpty() && notes.size() < MAX_NOTES) {
+                        if (!o.text().isEmpty()) {
                             notes.add(o.text());
                         }
                     }
                 }
             }
             if (failed == null) {
-                record(tc, Verdict.PASS, notes.isEmpty() ? "ok" : String.join("; ", notes));
+                record(tc, Verdict.PASS, notes.isEmpty() ? "ok" : TestCaseResult.summary(notes, MAX_NOTES), notes.isEmpty() ? List.of("ok") : notes);
                 continue;
             }
-            record(tc, Verdict.FAIL, failed.text());
+            notes.add(failed.text());
+            record(tc, Verdict.FAIL, failed.text(), notes);
             if (first.isOk()) {
                 first = new ScenarioError(tc.id() + " " + tc.title() + ": " + failed.text());
             }
@@ -99,9 +100,14 @@ final class StepScenario implements Scenario {
     }
 
     private void record(TestCase tc, Verdict verdict, String text) {
-        state.recorder.mark(tc.id(), verdict, text);
-        results.add(new TestCaseResult(tc.id(), tc.title(), verdict, text));
+        record(tc, verdict, text, List.of(text));
     }
+
+    private void record(TestCase tc, Verdict verdict, String text, List<String> notes) {
+        state.recorder.mark(tc.id(), verdict, text);
+        results.add(new TestCaseResult(tc.id(), tc.title(), verdict, text, notes));
+    }
+
 
     /** Destroys everything the steps created, newest first; each destroy is recorded like any call. */
     @Override
