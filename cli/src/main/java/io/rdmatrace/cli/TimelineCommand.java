@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Example usage:",
                 "  rdmatrace timeline trace/ -o timeline.html",
                 "  rdmatrace timeline trace/ --format perfetto -o trace.json    (open in ui.perfetto.dev)",
-                "  rdmatrace timeline trace/ --rules my-rules/ -o timeline.html"})
+                "  rdmatrace timeline trace/ --rules my-rules/ -o timeline.html",
+                "  rdmatrace timeline trace/ --pcap hostA=hostA.pcap -o timeline.html"})
 final class TimelineCommand implements Callable<Integer> {
 
     @Spec
@@ -63,6 +64,10 @@ final class TimelineCommand implements Callable<Integer> {
 
     @Option(names = "--rules", paramLabel = "DIR", description = "A folder of extra rule files (*.sql); repeatable.")
     List<Path> ruleFolders = new ArrayList<>();
+
+    @Option(names = "--pcap", paramLabel = "HOST=FILE", description = "A packet capture (pcap or pcapng) taken on HOST: "
+            + "its RoCEv2 packets are drawn on the lanes of the QPs they went to (NAKs in red); repeatable.")
+    List<String> pcaps = new ArrayList<>();
 
     @Override
     public Integer call() throws SQLException, IOException {
@@ -83,6 +88,17 @@ final class TimelineCommand implements Callable<Integer> {
             if (!load.anyReadable()) {
                 throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(folder + ": no readable host trace") : load.rootProblems()));
+            }
+            for (String pcap : pcaps) {
+                int eq = pcap.indexOf('=');
+                if (eq <= 0 || eq == pcap.length() - 1) {
+                    throw new ParameterException(spec.commandLine(), "--pcap takes HOST=FILE, not '" + pcap + "'");
+                }
+                try {
+                    database.loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
+                } catch (IOException e) {
+                    throw new UserDataException("--pcap " + pcap + ": " + e.getMessage(), e);
+                }
             }
             database.finishLoading();
             AnalysisResult result = Analyzer.analyze(database, load, RuleCatalog.load(ruleFolders));

@@ -72,6 +72,24 @@ class PcapJoinCaptureTest {
         assertThat(sqPsn.find()).as(run.out()).isTrue();
         assertThat(Integer.parseInt(cited.group(2).substring(2), 16))
                 .isEqualTo((Integer.parseInt(sqPsn.group(1).substring(2), 16) - 1) & 0xFFFFFF);
+
+        // the timeline draws the same packets on the lane of the QP they went to, every NAK in red
+        Path html = dir.resolve("timeline.html");
+        MainTest.Run timeline = MainTest.run("timeline", out.toString(), "--pcap", "hostA=" + pcap, "-o", html.toString());
+        assertThat(timeline.code()).as(timeline.err()).isEqualTo(ExitCode.OK);
+        String page = Files.readString(html, StandardCharsets.UTF_8);
+        Matcher nak = Pattern.compile("\\{\"ev\":\"pkt-hostA\\.pcapng-\\d+\",\"lane\":\"(h\\d-qp\\d+)\",\"t\":\\d+,"
+                + "\"kind\":\"packet\",\"bad\":true,\"label\":\"NAK PSN sequence error " + cited.group(2)).matcher(page);
+        int drawn = 0;
+        java.util.Set<String> lanes = new java.util.HashSet<>();
+        while (nak.find()) {
+            drawn++;
+            lanes.add(nak.group(1));
+        }
+        assertThat(drawn).isEqualTo(naks);
+        assertThat(lanes).hasSize(1);
+        // that lane is hostB's QP (hostB is host 1: hosts are in name order)
+        assertThat(lanes.iterator().next()).startsWith("h1-qp");
     }
 
     private static Path tool(String name) {

@@ -16,8 +16,9 @@ import io.rdmatrace.analyzer.timeline.Timeline.PointKind;
 /**
  * Keeps a long data path drawable in a browser: when a timeline has more routine data-path events
  * (posts, polls, successful completions) than {@code limit}, each lane keeps the first and last of
- * them and shows the middle as one "condensed" span with the counts. Control-path calls, failed
- * calls, error completions and every finding's evidence are always drawn. (The Perfetto output is
+ * them and shows the middle as one "condensed" span with the counts (captured packets other than
+ * NAKs count as routine too). Control-path calls, failed calls, error completions, NAKs and every
+ * finding's evidence are always drawn. (The Perfetto output is
  * never condensed: its viewer is made for millions of events.)
  */
 public final class DataPathCondenser {
@@ -41,7 +42,8 @@ public final class DataPathCondenser {
             }
         }
         for (Point p : t.points()) {
-            if (p.kind() == PointKind.COMPLETION && !p.bad() && !evidence.contains(p.event())) {
+            if ((p.kind() == PointKind.COMPLETION || p.kind() == PointKind.PACKET) && !p.bad()
+                    && !evidence.contains(p.event())) {
                 routineByLane.computeIfAbsent(p.lane(), k -> new ArrayList<>()).add(new Item(p.tNs(), p.tNs(), null, p));
                 routine++;
             }
@@ -62,9 +64,12 @@ public final class DataPathCondenser {
             int posts = 0;
             int polls = 0;
             int completions = 0;
+            int packets = 0;
             for (Item i : middle) {
                 dropped.add(i.call != null ? i.call : i.point);
-                if (i.point != null) {
+                if (i.point != null && i.point.kind() == PointKind.PACKET) {
+                    packets++;
+                } else if (i.point != null) {
                     completions++;
                 } else if (i.call.verb().equals("ibv_poll_cq")) {
                     polls++;
@@ -76,10 +81,10 @@ public final class DataPathCondenser {
             long end = middle.stream().mapToLong(Item::end).max().orElse(start);
             summaries.add(new CallSpan("condensed-" + lane.getKey(), lane.getKey(), start, end, CONDENSED, true,
                     middle.size() + " data-path events",
-                    String.format("%d routine data-path events condensed: %d posts, %d polls, %d successful completions "
-                                    + "over %s%n(failed calls, error completions and finding evidence are still drawn; "
-                                    + "--format perfetto shows every event)", middle.size(), posts, polls, completions,
-                            EventText.duration(end - start))));
+                    String.format("%d routine data-path events condensed: %d posts, %d polls, %d successful completions, "
+                                    + "%d packets other than NAKs over %s%n(failed calls, error completions, NAKs and "
+                                    + "finding evidence are still drawn; --format perfetto shows every event)",
+                            middle.size(), posts, polls, completions, packets, EventText.duration(end - start))));
         }
         List<CallSpan> calls = new ArrayList<>();
         for (CallSpan c : t.calls()) {

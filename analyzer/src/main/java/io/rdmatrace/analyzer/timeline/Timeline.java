@@ -97,7 +97,7 @@ public record Timeline(String title, long t0WallNs, long spanNs, List<Host> host
     }
 
     /** What a point event is. */
-    public enum PointKind { COMPLETION, ASYNC, OOB, MARK, SESSION, COUNTERS, END }
+    public enum PointKind { COMPLETION, ASYNC, OOB, MARK, SESSION, COUNTERS, END, PACKET }
 
     /**
      * Something that happens at one instant.

@@ -20,6 +20,7 @@ import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
 import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
+import io.rdmatrace.analyzer.timeline.TimelineInput.Packet;
 import io.rdmatrace.trace.AsyncEvent;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.CallEvent;
@@ -90,6 +91,7 @@ public final class TimelineBuilder {
                         + uncertainty(input, pair.receiver())));
             }
         }
+        points.addAll(packets(input.packets(), qpLanes, hostIndex, t0));
         lanes.addAll(LaneOrder.byConnection(qpLanes, destOf));
         return new Timeline(input.title(), t0, span, hosts, lanes, calls, states, points, links,
                 findings(input.findings(), hostIndex));
@@ -104,6 +106,34 @@ public final class TimelineBuilder {
         long clamped = Math.max(0, sent.tNs() - received.tNs());
         return new OobLink(sent.event(), received.event(), sent.lane(), received.lane(), sent.tNs(),
                 received.tNs() + clamped, kind, clamped, uncertaintyNs, 1);
+    }
+
+    /**
+     * Captured packets on the lane of the QP they went to (the packet lane of a QP): a NAK is bad.
+     * A packet for a QP number that has no lane on its destination host is left out.
+     */
+    private static List<Point> packets(List<Packet> packets, List<Lane> qpLanes, Map<String, Integer> hostIndex, long t0) {
+        Map<String, String> laneOf = new HashMap<>();
+        for (Lane l : qpLanes) {
+            if (l.qpNum() != null) {
+                laneOf.putIfAbsent(l.hostIndex() + "/" + l.qpNum(), l.id());
+            }
+        }
+        List<Point> out = new ArrayList<>();
+        for (Packet p : packets) {
+            Integer h = hostIndex.get(p.dstHost());
+            String lane = h == null ? null : laneOf.get(h + "/" + p.destQp());
+            if (lane == null) {
+                continue;
+            }
+            String what = p.opcodeName() + String.format(" PSN 0x%06x", p.psn()) + (p.aeth() != null ? " " + p.aeth() : "");
+            out.add(new Point("pkt-" + p.file() + "-" + p.frame(), lane, p.tsNs() - t0, PointKind.PACKET, p.nak(),
+                    p.nak() ? (p.aeth() != null ? p.aeth() : "NAK") + String.format(" 0x%06x", p.psn()) : p.opcodeName(),
+                    "packet " + (p.srcHost() != null ? p.srcHost() : "?") + " → " + p.dstHost()
+                            + String.format(" QP 0x%06x: ", p.destQp()) + what + System.lineSeparator() + "frame "
+                            + p.frame() + " of " + p.file()));
+        }
+        return out;
     }
 
     private static long uncertainty(TimelineInput input, String host) {

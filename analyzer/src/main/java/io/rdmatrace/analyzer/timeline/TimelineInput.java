@@ -19,9 +19,11 @@ import io.rdmatrace.trace.TraceEvent;
  * @param oobPairs rows of the oob_messages view
  * @param findings the analysis findings
  * @param finalStates rows of the qp_final_state view whose state was inferred from an error (ERR, SQE)
+ * @param packets  rows of the wire_packets view (packet captures given with --pcap), matched to a host
  */
 public record TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets,
-                            List<OobPair> oobPairs, List<Finding> findings, List<FinalState> finalStates) {
+                            List<OobPair> oobPairs, List<Finding> findings, List<FinalState> finalStates,
+                            List<Packet> packets) {
 
     public TimelineInput {
         Objects.requireNonNull(title, "title");
@@ -30,11 +32,17 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
         oobPairs = List.copyOf(oobPairs);
         findings = List.copyOf(findings);
         finalStates = List.copyOf(finalStates);
+        packets = List.copyOf(packets);
     }
 
     public TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets, List<OobPair> oobPairs,
                          List<Finding> findings) {
-        this(title, hosts, offsets, oobPairs, findings, List.of());
+        this(title, hosts, offsets, oobPairs, findings, List.of(), List.of());
+    }
+
+    public TimelineInput(String title, List<HostTrace> hosts, Map<String, ClockOffset> offsets, List<OobPair> oobPairs,
+                         List<Finding> findings, List<FinalState> finalStates) {
+        this(title, hosts, offsets, oobPairs, findings, finalStates, List.of());
     }
 
     /**
@@ -68,5 +76,15 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
      * @param what what put it there (an error completion, an async event…)
      */
     public record FinalState(String host, long handle, String state, long seq, String source, String what) {
+    }
+
+    /**
+     * One captured RoCEv2 packet (a wire_packets row) going to QP {@code destQp} of host {@code dstHost}.
+     *
+     * @param tsNs   capture time on the reference clock (ns since the epoch)
+     * @param aeth   the AETH meaning (ACK, NAK PSN sequence error, RNR NAK…), or null
+     */
+    public record Packet(long tsNs, String srcHost, String dstHost, int destQp, String opcodeName, int psn,
+                         boolean nak, String aeth, String file, int frame) {
     }
 }

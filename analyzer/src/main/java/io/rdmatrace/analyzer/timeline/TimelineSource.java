@@ -18,13 +18,15 @@ import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
 import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
+import io.rdmatrace.analyzer.timeline.TimelineInput.Packet;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.trace.TraceReader;
 
 /**
  * Gathers a {@link TimelineInput} from an analysis database (traces loaded, views created): the
  * readable hosts from the {@code hosts} view, their events re-read through the trace model, the
- * clock alignment from {@code host_clock_offset} and the message pairs from {@code oob_messages}.
+ * clock alignment from {@code host_clock_offset}, the message pairs from {@code oob_messages}, the
+ * inferred final states from {@code qp_final_state} and captured packets from {@code wire_packets}.
  */
 public final class TimelineSource {
 
@@ -66,7 +68,17 @@ public final class TimelineSource {
                         rs.getString(5), rs.getString(6)));
             }
         }
-        return new TimelineInput(title, hosts, offsets, pairs, findings, finals);
+        List<Packet> packets = new ArrayList<>();
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ts_ns, src_host, dst_host, dest_qp, opcode_name, psn, is_nak, aeth,"
+                     + " regexp_replace(file, '^.*/', ''), frame FROM wire_packets"
+                     + " WHERE dst_host IS NOT NULL AND dest_qp IS NOT NULL ORDER BY ts_ns, frame")) {
+            while (rs.next()) {
+                packets.add(new Packet(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
+                        rs.getInt(6), rs.getBoolean(7), rs.getString(8), rs.getString(9), rs.getInt(10)));
+            }
+        }
+        return new TimelineInput(title, hosts, offsets, pairs, findings, finals, packets);
     }
 
     /** Reads one host folder; a gzip-packed one (as sample-traces/ ships them) through a temporary copy. */

@@ -210,6 +210,9 @@
         });
         shape = el('path', { 'class': 'mark dimmable ' + verdict + bad, id: p.ev, d: 'M ' + x + ' ' + (top + 2) + ' l 8 4 l -8 4 z' }, pointsG);
         labels.push({ lane: p.lane, x: x + 9, text: p.label, cls: 'mark-label ' + verdict, prio: verdict === 'info' ? 3 : 0 });
+      } else if (p.kind === 'packet') {               // the QP's packet lane: what a capture saw going to it
+        shape = el('rect', { 'class': 'packet dimmable' + bad, id: p.ev, x: x - 1, y: top + 42, width: 2, height: 9 }, pointsG);
+        if (p.bad) { labels.push({ lane: p.lane, x: x + 3, text: p.label, cls: 'call-label fail', prio: 1 }); }
       } else {
         shape = el('rect', { 'class': p.kind + ' dimmable', id: p.ev, x: x - 1, y: top + 44, width: 2, height: 12 }, pointsG);
       }
@@ -307,6 +310,7 @@
       ['state-ERR qpstate', 'rect', 'ERR / SQE (queried or inferred)'],
       ['wc', 'diamond', 'completion'], ['wc bad', 'diamond', 'error completion'], ['async', 'triangle', 'async event'],
       ['oob', 'circle', 'OOB message (arrow: sent → received; dashed: clamped to the clock uncertainty)'],
+      ['packet bad', 'rect', 'captured packet to the QP (red: NAK; analyze/timeline --pcap)'],
       ['evidence call', 'rect', 'finding evidence (numbered badge)'], ['gap-band', 'rect', 'idle time cut from the axis']].forEach(function (item) {
       var span = html('span', 'item', legend);
       var s = el('svg', { width: 16, height: 14 }, span);

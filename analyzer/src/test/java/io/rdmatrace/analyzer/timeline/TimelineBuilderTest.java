@@ -184,6 +184,27 @@ class TimelineBuilderTest {
     }
 
     @Test
+    void build_capturedPackets_onTheLaneOfTheQpTheyWentTo() {
+        TimelineInput in = new TimelineInput("trace/", List.of(hostA(), hostB()), ALIGNED, List.of(), List.of(),
+                List.of(), List.of(
+                        new TimelineInput.Packet(T + 550_000, "beta", "alpha", 0x11, "RC_SEND_ONLY", 0xbed0c3, false, null,
+                                "a.pcap", 7),
+                        new TimelineInput.Packet(T + 560_000, "beta", "alpha", 0x11, "RC_ACKNOWLEDGE", 0xbed0c2, true,
+                                "NAK PSN sequence error", "a.pcap", 8),
+                        new TimelineInput.Packet(T + 570_000, "alpha", "beta", 0x99, "RC_ACKNOWLEDGE", 1, false, null,
+                                "a.pcap", 9)));
+        List<Point> packets = TimelineBuilder.build(in).points().stream().filter(p -> p.kind() == PointKind.PACKET).toList();
+        // the third went to a QP beta has no lane for: not drawn
+        assertThat(packets).extracting(Point::event).containsExactly("pkt-a.pcap-7", "pkt-a.pcap-8");
+        assertThat(packets).allMatch(p -> p.lane().equals("h0-qp0"));
+        assertThat(packets.get(0).tNs()).isEqualTo(550_000);
+        assertThat(packets.get(0).bad()).isFalse();
+        assertThat(packets.get(1).bad()).isTrue();
+        assertThat(packets.get(1).label()).isEqualTo("NAK PSN sequence error 0xbed0c2");
+        assertThat(packets.get(1).detail()).contains("beta → alpha QP 0x000011", "frame 8 of a.pcap");
+    }
+
+    @Test
     void build_timeZero_isTheEarliestCallStart() {
         Timeline t = TimelineBuilder.build(input(ALIGNED, List.of()));
         assertThat(t.t0WallNs()).isEqualTo(T);

@@ -203,6 +203,9 @@ class TimelineRenderTest {
                 assertThat(scalar(s, "SELECT string_agg(arg_name, ',' ORDER BY pid) FROM ev"
                         + " WHERE ph = 'M' AND name = 'process_name'")).isEqualTo("findings,host-a (listen),host-b (connect)");
                 assertThat(scalar(s, "SELECT name FROM ev WHERE cat = 'finding'")).isEqualTo("[ERROR] psn_mismatch");
+                // host-b's QP ends in ERR on its state track, saying why
+                assertThat(scalar(s, "SELECT count(*) FROM ev WHERE ph = 'X' AND cat = 'qp_state' AND name = 'ERR'"))
+                        .isEqualTo("1");
                 assertThat(scalar(s, "SELECT count(*) FROM ev WHERE arg_findings IS NOT NULL")).isEqualTo("3");
             }
         }
