@@ -275,10 +275,14 @@
       target.classList.add('evidence');
       target.setAttribute('data-findings', findingsOf[ev].join(' '));
       var box = target.getBBox();
+      // above a call bar (the lane's top is free); right of a point (above it is a label row)
+      var above = target.tagName === 'rect' && target.classList.contains('call');
       findingsOf[ev].forEach(function (n, i) {
         var b = el('g', { 'class': 'badge', 'data-finding': n }, g);
-        el('circle', { cx: box.x + box.width / 2 + i * 13, cy: box.y - 5, r: 6 }, b);
-        el('text', { x: box.x + box.width / 2 + i * 13, y: box.y - 2 }, b, String(n));
+        var cx = above ? box.x + box.width / 2 + i * 13 : box.x + box.width + 8 + i * 13;
+        var cy = above ? box.y - 5 : box.y + box.height / 2;
+        el('circle', { cx: cx, cy: cy, r: 6 }, b);
+        el('text', { x: cx, y: cy + 3 }, b, String(n));
       });
     });
   }
