@@ -5,10 +5,11 @@
 -- explanation: The first error completion of each QP is the one that matters (after it the QP
 --   is in ERR and everything else flushes). The message names the status and ranks its
 --   possible causes: first those this trace has evidence for (with the evidence), then the
---   others the status can mean but nothing in the trace supports.
+--   others the status can mean but nothing in the trace supports. Flushes after the program
+--   ended an rdma_cm connection (rdma_disconnect, a DISCONNECTED event) are not reported.
 -- fix: Fix the first cause with evidence; the matching finding (psn-misaligned,
 --   recv-not-posted, mr-access-missing, ...) says how.
-WITH first_error AS (
+WITH first_error_any AS (
     SELECT host, qp_num,
            coalesce(min(first_seq) FILTER (WHERE status <> 5), min(first_seq)) AS seq,
            coalesce(min(first_ts_ns) FILTER (WHERE status <> 5), min(first_ts_ns)) AS ts_ns,
@@ -18,6 +19,12 @@ WITH first_error AS (
            coalesce(sum(n) FILTER (WHERE status <> 5), 0) AS errors,
            coalesce(sum(n) FILTER (WHERE status = 5), 0) AS flushes
     FROM _completion_stats WHERE status <> 0 GROUP BY host, qp_num),
+-- work flushed after the program ended its rdma_cm connection (rdma_disconnect, DISCONNECTED)
+-- is the teardown's expected outcome, not an error
+first_error AS (
+    SELECT f.* FROM first_error_any f
+    WHERE NOT (f.errors = 0 AND EXISTS (SELECT 1 FROM _cm_teardown t
+                                        WHERE t.host = f.host AND t.qp_num = f.qp_num AND t.seq < f.seq))),
 -- what each status can mean, in the order an engineer would check it
 possible(status, rank, cause, text) AS (VALUES
     (12, 1, 'psn', 'the PSNs do not line up'),

@@ -5,7 +5,8 @@
 -- explanation: min_rnr_timer is how long a sender waits after an RNR NAK: code 0 means
 --   655.36 ms, the longest, not the shortest. rnr_retry 7 retries forever, so a receiver that
 --   never posts stalls the sender silently instead of failing; rnr_retry 0 gives up on the
---   first RNR NAK. Flagged for 0/7 only when the trace shows RNR actually happened.
+--   first RNR NAK. Flagged for 0/7 only when the trace shows RNR actually happened. A
+--   min_rnr_timer 0 that librdmacm set while connecting (the kernel CM's value) is not flagged.
 -- fix: Use a small min_rnr_timer (e.g. 12 = 0.64 ms) and a bounded rnr_retry (e.g. 6), and
 --   post receives before the peer can send.
 WITH rnr_seen AS (
@@ -23,6 +24,8 @@ SELECT s.host, s.qp_num::BIGINT AS qp, [ev(s.host, s.min_rnr_timer_seq)] AS evid
            || override_note(s.host, '--min-rnr-timer') AS message
 FROM qp_settings s
 WHERE s.min_rnr_timer = 0 AND coalesce(s.qp_type, 2) = 2
+  -- the kernel's CM sets 0 for every rdma_cm connection: not the program's choice
+  AND NOT EXISTS (SELECT 1 FROM _cm_nested n WHERE n.host = s.host AND n.seq = s.min_rnr_timer_seq)
 UNION ALL
 SELECT s.host, s.qp_num::BIGINT, [ev(s.host, s.rnr_retry_seq), ev(n.host, n.seq)],
        s.host || ' QP ' || hex24(s.qp_num) || ' has rnr_retry 7 (retry forever) and ' || n.host || ' counted '

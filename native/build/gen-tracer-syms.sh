@@ -48,7 +48,8 @@ body=$(grep -v '^#' "$LIST" | grep -v '^[[:space:]]*$')
 {
   echo "/* Generated from symbols.list by build/gen-tracer-syms.sh; do not edit. */"
   prev=""
-  for v in $(echo "$body" | awk '{print $2}' | sort -u -t. -k1,1 -k2,2n | grep -v PRIVATE) IBVERBS_PRIVATE_34; do
+  for v in $(echo "$body" | awk '{print $2}' | sort -u -t. -k1,1 -k2,2n | grep -v PRIVATE) \
+           $(echo "$body" | awk '{print $2}' | sort -u | grep PRIVATE); do
     echo "$v {"
     echo "    global:"
     echo "$body" | awk -v v="$v" '$2==v {printf "        %s;\n", $1}'

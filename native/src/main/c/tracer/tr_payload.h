@@ -65,6 +65,34 @@
  */
 #define ARGS_SLOTS(X) X(A0) X(A1) X(A2) X(A3) X(A4) X(A5) X(A6) X(A7)
 
+/*
+ * The tracing librdmacm's records (tracer/cm/, written through rdmatrace_ring_reserve/commit):
+ *   RDMA_CALL      CM_CALL scalars (FUNC = index in CM_FUNC_LIST; A0..A7 per function, see
+ *                  tracer/cm/tc_loc.h), TEXT (source address), TEXT (destination address),
+ *                  CM_PDATA (the private data's first bytes)
+ *   RDMA_CM_EVENT  CM_EVENT scalars, TEXT (local address), TEXT (peer address), CM_PDATA
+ *                  (an event rdma_get_cm_event returned; a failed rdma_get_cm_event is an RDMA_CALL)
+ * Addresses are text ("127.1.2.3:7000", "[fe80::1]:7000"); PDATA_LEN is the full length, the block
+ * holds at most CM_PDATA_NSLOTS * 8 bytes of it.
+ */
+#define CM_FUNC_LIST(X) \
+    X(rdma_create_event_channel) X(rdma_destroy_event_channel) X(rdma_create_id) X(rdma_destroy_id) \
+    X(rdma_create_ep) X(rdma_destroy_ep) X(rdma_bind_addr) X(rdma_resolve_addr) X(rdma_resolve_route) \
+    X(rdma_listen) X(rdma_get_request) X(rdma_connect) X(rdma_accept) X(rdma_reject) X(rdma_reject_ece) \
+    X(rdma_establish) X(rdma_disconnect) X(rdma_notify) X(rdma_create_qp) X(rdma_create_qp_ex) \
+    X(rdma_destroy_qp) X(rdma_get_cm_event) X(rdma_ack_cm_event) X(rdma_set_option) X(rdma_migrate_id) \
+    X(rdma_init_qp_attr) X(rdma_getaddrinfo) X(rdma_create_srq) X(rdma_create_srq_ex) X(rdma_destroy_srq)
+
+#define CM_CALL_SLOTS(X) X(FUNC) X(ID) X(A0) X(A1) X(A2) X(A3) X(A4) X(A5) X(A6) X(A7) X(PDATA_LEN)
+
+#define CM_EVENT_SLOTS(X) \
+    X(EVENT) X(STATUS) X(ID) X(LISTEN_ID) X(QP_NUM) X(PORT_SPACE) X(RESPONDER_RESOURCES) X(INITIATOR_DEPTH) \
+    X(FLOW_CONTROL) X(RETRY_COUNT) X(RNR_RETRY_COUNT) X(SRQ) X(PEER_QP_NUM) X(QKEY) X(PDATA_LEN)
+
+#define CM_PDATA_SLOTS(X) X(P0) X(P1) X(P2) X(P3) X(P4) X(P5) X(P6) X(P7) X(P8) X(P9) X(P10) X(P11) \
+    X(P12) X(P13) X(P14) X(P15) X(P16) X(P17) X(P18) X(P19) X(P20) X(P21) X(P22) X(P23) X(P24) X(P25) \
+    X(P26) X(P27) X(P28) X(P29) X(P30) X(P31)
+
 
 #define TEXT_SLOT_(n) TX_##n,
 #define DEVICE_INFO_SLOT_(n) DI_##n,
@@ -75,6 +103,10 @@
 #define POLL_SLOT_(n) PL_##n,
 #define AH_SLOT_(n) AHP_##n,
 #define ARGS_SLOT_(n) ARG_##n,
+#define CM_FUNC_(n) CMF_##n,
+#define CM_CALL_SLOT_(n) CMC_##n,
+#define CM_EVENT_SLOT_(n) CME_##n,
+#define CM_PDATA_SLOT_(n) CMP_##n,
 
 enum { TEXT_SLOTS(TEXT_SLOT_) TX_NSLOTS };
 enum { DEVICE_INFO_SLOTS(DEVICE_INFO_SLOT_) DI_NSLOTS };
@@ -85,5 +117,9 @@ enum { POST_SLOTS(POST_SLOT_) PS_NSLOTS };
 enum { POLL_SLOTS(POLL_SLOT_) PL_NSLOTS };
 enum { AH_SLOTS(AH_SLOT_) AHP_NSLOTS };
 enum { ARGS_SLOTS(ARGS_SLOT_) ARG_NSLOTS };
+enum { CM_FUNC_LIST(CM_FUNC_) CMF_COUNT };
+enum { CM_CALL_SLOTS(CM_CALL_SLOT_) CMC_NSLOTS };
+enum { CM_EVENT_SLOTS(CM_EVENT_SLOT_) CME_NSLOTS };
+enum { CM_PDATA_SLOTS(CM_PDATA_SLOT_) CM_PDATA_NSLOTS };
 
 #endif

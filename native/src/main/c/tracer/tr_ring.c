@@ -139,7 +139,8 @@ static const char layout_text[] =
     ";RING_HEADER:" RING_HEADER_SLOTS(NAME_) ";KIND:" TR_KIND_LIST(NAME_) ";TEXT:" TEXT_SLOTS(NAME_)
     ";DEVICE_INFO:" DEVICE_INFO_SLOTS(NAME_) ";PORT:" PORT_SLOTS(NAME_) ";CREATE_QP:" CREATE_QP_SLOTS(NAME_)
     ";QP:" QP_SLOTS(NAME_) ";POST:" POST_SLOTS(NAME_) ";POLL:" POLL_SLOTS(NAME_) ";AH:" AH_SLOTS(NAME_)
-    ";ARGS:" ARGS_SLOTS(NAME_) ";";
+    ";ARGS:" ARGS_SLOTS(NAME_) ";CM_FUNC:" CM_FUNC_LIST(NAME_) ";CM_CALL:" CM_CALL_SLOTS(NAME_)
+    ";CM_EVENT:" CM_EVENT_SLOTS(NAME_) ";CM_PDATA:" CM_PDATA_SLOTS(NAME_) ";";
 _Static_assert(sizeof(layout_text) <= TR_NAMES_BYTES, "slot names fit in the ring header");
 
 static const char *const steering_prefixes[] = {
@@ -302,5 +303,19 @@ void tr_text(int64_t *slots, const char *text)
     memset(dst, 0, TX_NSLOTS * 8);
     if (text != NULL) {
         strncpy(dst, text, TX_NSLOTS * 8 - 1);
+    }
+}
+
+/* The ring for the tracing librdmacm (tracer/cm/), exported in RDMATRACE_PRIVATE_1.0: the CM's
+ * records go into the same per-thread sub-rings as the verbs', so one trace keeps their order. */
+int64_t *rdmatrace_ring_reserve(uint32_t nslots)
+{
+    return tr_reserve(nslots);
+}
+
+void rdmatrace_ring_commit(int64_t *rec, uint32_t nslots)
+{
+    if (rec != NULL) {
+        tr_commit(rec, nslots);
     }
 }

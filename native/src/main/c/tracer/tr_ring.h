@@ -56,7 +56,8 @@ enum { RING_HEADER_SLOTS(RING_HEADER_SLOT_) RH_NSLOTS };
     X(IBV_QUERY_QP) X(IBV_DESTROY_QP) X(IBV_POST_SEND) X(IBV_POST_RECV) X(IBV_CREATE_AH) \
     X(IBV_DESTROY_AH) X(IBV_GET_ASYNC_EVENT) X(IBV_ACK_ASYNC_EVENT) X(IBV_CREATE_SRQ) X(IBV_MODIFY_SRQ) \
     X(IBV_QUERY_SRQ) X(IBV_DESTROY_SRQ) X(IBV_POST_SRQ_RECV) X(IBV_REREG_MR) X(IBV_QP_TO_QP_EX) \
-    X(DEVICE_INFO) X(PORT_INFO) X(GID_INFO)
+    X(DEVICE_INFO) X(PORT_INFO) X(GID_INFO) \
+    X(RDMA_CALL) X(RDMA_CM_EVENT)
 
 #define TR_KIND_(n) TR_##n,
 enum tr_kind { TR_KIND_LIST(TR_KIND_) TR_KIND_COUNT };
@@ -93,5 +94,11 @@ struct tr_ring_header {
     char env[TR_ENV_BYTES];       /* NUL-separated KEY=VALUE of the RDMA-steering variables */
     char names[TR_NAMES_BYTES];   /* "LAYOUT:NAME,NAME,...;" for every layout and the kind list */
 };
+
+/* Exported by the tracing libibverbs in RDMATRACE_PRIVATE_1.0 for the tracing librdmacm (tracer/cm/):
+ * reserve a record of nslots slots on the calling thread's sub-ring (NULL: not recording or full),
+ * fill it (tr_head's layout), commit it. */
+int64_t *rdmatrace_ring_reserve(uint32_t nslots);
+void rdmatrace_ring_commit(int64_t *rec, uint32_t nslots);
 
 #endif

@@ -35,7 +35,28 @@ public final class TracerLibrary {
                 // another process made it first
             }
         }
+        beside(dir, NativeResources.PLATFORM_DIR + "tracer/librdmacm.so.1");
         return dir;
+    }
+
+    /**
+     * Makes the library {@code resource} (a librdmacm) reachable as its own file name in {@code dir}:
+     * a jar extracts each library into a folder of its own, the loader finds it beside the other.
+     * Nothing when the build has no such library.
+     */
+    private static void beside(Path dir, String resource) throws IOException {
+        if (NativeResources.class.getClassLoader().getResource(resource) == null) {
+            return;
+        }
+        Path lib = NativeResources.materialize(resource).toAbsolutePath();
+        Path link = dir.resolve(lib.getFileName());
+        if (!lib.getParent().equals(dir.toAbsolutePath()) && !Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createSymbolicLink(link, lib);
+            } catch (java.nio.file.FileAlreadyExistsException raced) {
+                // another process made it first
+            }
+        }
     }
 
     /**
@@ -44,8 +65,11 @@ public final class TracerLibrary {
      */
     public static Optional<Path> realLibrary(VerbsLibrary choice) throws IOException {
         switch (choice.kind()) {
-            case BUNDLED_SOFTVERBS:
-                return Optional.of(NativeResources.materialize(choice.location()).toAbsolutePath());
+            case BUNDLED_SOFTVERBS: {
+                Path soft = NativeResources.materialize(choice.location()).toAbsolutePath();
+                beside(soft.getParent(), NativeResources.PLATFORM_DIR + "softverbs/librdmacm.so.1");
+                return Optional.of(soft);
+            }
             case PATH:
                 Path p = Paths.get(choice.location()).toAbsolutePath();
                 return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();

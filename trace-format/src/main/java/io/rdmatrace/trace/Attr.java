@@ -6,6 +6,7 @@ import static io.rdmatrace.trace.AttrKind.FLAGS;
 import static io.rdmatrace.trace.AttrKind.GUID;
 import static io.rdmatrace.trace.AttrKind.HEX32;
 import static io.rdmatrace.trace.AttrKind.HEX64;
+import static io.rdmatrace.trace.AttrKind.I64;
 import static io.rdmatrace.trace.AttrKind.NANOS;
 import static io.rdmatrace.trace.AttrKind.PSN24;
 import static io.rdmatrace.trace.AttrKind.QPN24;
@@ -193,6 +194,33 @@ public enum Attr {
     MESSAGE(244, TEXT, "free text (error message, reason)"),
     DURATION(245, NANOS, "a measured duration"),
     TIMEOUT_MS(246, U32, "a timeout in milliseconds"),
+
+    // --- RDMA connection manager (librdmacm calls and CM events) 260..289
+    CM_ID(260, HEX64, "struct rdma_cm_id *"),
+    LISTEN_ID(261, HEX64, "the listening rdma_cm_id a connect request arrived on"),
+    CM_CHANNEL(262, HEX64, "struct rdma_event_channel *"),
+    PORT_SPACE(263, ENUM, CmNames.PORT_SPACE, "rdma_cm port space"),
+    SRC_ADDR(264, TEXT, "local address and port as text (a.b.c.d:port, [v6]:port)"),
+    DST_ADDR(265, TEXT, "peer address and port as text (a.b.c.d:port, [v6]:port)"),
+    PRIVATE_DATA_LEN(266, U32, "length of the CM private data"),
+    PRIVATE_DATA(267, TEXT, "CM private data in hex (at most its first 256 bytes)"),
+    RESPONDER_RESOURCES(268, U32, "rdma_conn_param.responder_resources"),
+    INITIATOR_DEPTH(269, U32, "rdma_conn_param.initiator_depth"),
+    FLOW_CONTROL(270, U32, "rdma_conn_param.flow_control"),
+    RETRY_COUNT(271, U32, "rdma_conn_param.retry_count"),
+    RNR_RETRY_COUNT(272, U32, "rdma_conn_param.rnr_retry_count"),
+    CM_SRQ(273, BOOL, "rdma_conn_param.srq: the sender uses an SRQ"),
+    PEER_QP_NUM(274, QPN24, "the peer's QPN a CM message carries (rdma_conn_param/rdma_ud_param qp_num)"),
+    REJECT_REASON(275, ENUM, CmNames.REJECT_REASON, "IB CM reject reason of a REJECTED event"),
+    BACKLOG(276, U32, "rdma_listen backlog"),
+    CM_NODE(277, TEXT, "rdma_getaddrinfo node as given"),
+    CM_SERVICE(278, TEXT, "rdma_getaddrinfo service as given"),
+    OPTION_LEVEL(279, U32, "rdma_set_option level"),
+    OPTION_NAME(280, U32, "rdma_set_option optname"),
+    OPTION_VALUE(281, HEX32, "rdma_set_option value (its first 4 bytes)"),
+    CM_EVENT_TYPE(282, ENUM, CmNames.EVENT_TYPE, "rdma_cm event type (acknowledged or returned)"),
+    CM_STATUS(283, I64, "rdma_cm_event.status (negative errno, or the reject reason / SIDR status)"),
+    AI_FLAGS(284, HEX32, "rdma_addrinfo ai_flags of the hints"),
     ;
 
     private static final Attr[] BY_CODE;

@@ -110,6 +110,8 @@ final class EventDecoder {
                 return counters(h, b);
             case END:
                 return new EndEvent(h, b.stop());
+            case CM_EVENT:
+                return new CmEvent(h, b.stopInt(), b.stopInt(), b.stop(), attrs(b));
             default:
                 throw new CorruptDocumentException("unhandled kind " + kind);
         }

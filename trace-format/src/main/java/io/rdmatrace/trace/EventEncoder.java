@@ -138,6 +138,13 @@ final class EventEncoder {
         b.stop(qpNum);
     }
 
+    static void cm(ByteSink b, int eventType, int status, long id, Attrs attrs) {
+        b.stop(eventType);
+        b.stop(status);
+        b.stop(id);
+        attrs(b, attrs);
+    }
+
     static void oob(ByteSink b, OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
         b.u8(direction.code());
         b.utf8(peer);
@@ -187,6 +194,8 @@ final class EventEncoder {
             mark(b, m.step(), m.verdict(), m.text());
         } else if (e instanceof CountersEvent c) {
             counters(b, c.device(), c.phase(), c.counters());
+        } else if (e instanceof CmEvent c) {
+            cm(b, c.eventType(), c.status(), c.id(), c.attrs());
         } else if (e instanceof EndEvent end) {
             end(b, end.eventCount());
         } else {

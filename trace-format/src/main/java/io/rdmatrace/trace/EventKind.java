@@ -12,7 +12,8 @@ public enum EventKind {
     OOB(5),
     MARK(6),
     COUNTERS(7),
-    END(8);
+    END(8),
+    CM_EVENT(9);
 
     private static final EventKind[] BY_CODE = new EventKind[16];
 

@@ -5,7 +5,8 @@ package io.rdmatrace.trace;
  * model; nobody decodes the queue bytes a second way.
  */
 public sealed interface TraceEvent
-        permits SessionEvent, CallEvent, CompletionEvent, AsyncEvent, OobEvent, MarkEvent, CountersEvent, EndEvent {
+        permits SessionEvent, CallEvent, CompletionEvent, AsyncEvent, OobEvent, MarkEvent, CountersEvent, EndEvent,
+        CmEvent {
 
     EventHeader header();
 

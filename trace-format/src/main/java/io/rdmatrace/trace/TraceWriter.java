@@ -186,6 +186,12 @@ public final class TraceWriter implements AutoCloseable {
         return append(EventKind.ASYNC_EVENT, b -> EventEncoder.async(b, eventType, element, qpNum));
     }
 
+    /** Records one rdma_cm event returned to the program ({@link CmEvent}). */
+    public synchronized long cmEvent(int eventType, int status, long id, Attrs attrs) {
+        Objects.requireNonNull(attrs, "attrs");
+        return append(EventKind.CM_EVENT, b -> EventEncoder.cm(b, eventType, status, id, attrs));
+    }
+
     /** Records one out-of-band message sent to or received from {@code peer}. */
     public synchronized long oob(OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
         Objects.requireNonNull(direction, "direction");
@@ -230,6 +236,8 @@ public final class TraceWriter implements AutoCloseable {
             return mark(m.step(), m.verdict(), m.text());
         } else if (e instanceof CountersEvent c) {
             return counters(c.device(), c.phase(), c.counters());
+        } else if (e instanceof CmEvent c) {
+            return cmEvent(c.eventType(), c.status(), c.id(), c.attrs());
         }
         throw new IllegalArgumentException(e.kind() + " events are written by the writer itself (create/close)");
     }

@@ -3,7 +3,7 @@ package io.rdmatrace.trace;
 import java.util.Locale;
 
 /**
- * The libibverbs function a CALL event records. The numeric code is the on-disk format: never
+ * The libibverbs or librdmacm function a CALL event records. The numeric code is the on-disk format: never
  * reuse or renumber; add new verbs at the end with new codes.
  */
 public enum Verb {
@@ -46,7 +46,38 @@ public enum Verb {
     IBV_POST_SRQ_RECV(37),
     IBV_FORK_INIT(38),
     IBV_GET_DEVICE_GUID(39),
-    IBV_GET_DEVICE_NAME(40);
+    IBV_GET_DEVICE_NAME(40),
+    // librdmacm (rdma_cm), recorded by the tracing librdmacm; codes from 101 (since format 1.2)
+    RDMA_CREATE_EVENT_CHANNEL(101),
+    RDMA_DESTROY_EVENT_CHANNEL(102),
+    RDMA_CREATE_ID(103),
+    RDMA_DESTROY_ID(104),
+    RDMA_CREATE_EP(105),
+    RDMA_DESTROY_EP(106),
+    RDMA_BIND_ADDR(107),
+    RDMA_RESOLVE_ADDR(108),
+    RDMA_RESOLVE_ROUTE(109),
+    RDMA_LISTEN(110),
+    RDMA_GET_REQUEST(111),
+    RDMA_CONNECT(112),
+    RDMA_ACCEPT(113),
+    RDMA_REJECT(114),
+    RDMA_REJECT_ECE(115),
+    RDMA_ESTABLISH(116),
+    RDMA_DISCONNECT(117),
+    RDMA_NOTIFY(118),
+    RDMA_CREATE_QP(119),
+    RDMA_CREATE_QP_EX(120),
+    RDMA_DESTROY_QP(121),
+    RDMA_GET_CM_EVENT(122),
+    RDMA_ACK_CM_EVENT(123),
+    RDMA_SET_OPTION(124),
+    RDMA_MIGRATE_ID(125),
+    RDMA_INIT_QP_ATTR(126),
+    RDMA_GETADDRINFO(127),
+    RDMA_CREATE_SRQ(128),
+    RDMA_CREATE_SRQ_EX(129),
+    RDMA_DESTROY_SRQ(130);
 
     private static final Verb[] BY_CODE;
 
@@ -75,6 +106,11 @@ public enum Verb {
     /** The stable on-disk code. */
     public int code() {
         return code;
+    }
+
+    /** True for the librdmacm functions ({@code rdma_*}). */
+    public boolean isRdmaCm() {
+        return function.startsWith("rdma_");
     }
 
     /** The C function name, e.g. {@code ibv_modify_qp}. */

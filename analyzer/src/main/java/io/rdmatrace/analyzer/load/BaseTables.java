@@ -131,6 +131,12 @@ final class BaseTables {
             new Column("element", SqlType.BIGINT),
             new Column("qp_num", SqlType.INTEGER))));
 
+    /** rdma_cm events (format 1.2): one row per event rdma_get_cm_event returned; attributes as columns. */
+    static final Table CM_EVENT = new Table("_cm_event", attrColumns("", withHeader(List.of(
+            new Column("event_code", SqlType.INTEGER),
+            new Column("status", SqlType.INTEGER),
+            new Column("id", SqlType.BIGINT)))));
+
     static final Table OOB = new Table("_oob", attrColumns("", withHeader(List.of(
             new Column("direction", SqlType.VARCHAR),
             new Column("peer", SqlType.VARCHAR),
@@ -157,7 +163,7 @@ final class BaseTables {
 
     static List<Table> all() {
         return List.of(HOST, SESSION, DEVICE, PORT, GID, OVERRIDE, CALL, DATAPATH, WR, SGE, ASYNC, OOB, MARK, COUNTER, END,
-                THREAD);
+                THREAD, CM_EVENT);
     }
 
     private static List<Column> wrColumns() {

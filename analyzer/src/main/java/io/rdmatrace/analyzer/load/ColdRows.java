@@ -9,6 +9,7 @@ import java.util.Set;
 import io.rdmatrace.trace.AsyncEvent;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.CmEvent;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.EndEvent;
 import io.rdmatrace.trace.EventHeader;
@@ -31,7 +32,7 @@ final class ColdRows {
     ColdRows() {
         for (Table table : List.of(BaseTables.SESSION, BaseTables.DEVICE, BaseTables.PORT, BaseTables.GID,
                 BaseTables.OVERRIDE, BaseTables.CALL, BaseTables.WR, BaseTables.SGE, BaseTables.ASYNC, BaseTables.OOB, BaseTables.MARK,
-                BaseTables.COUNTER, BaseTables.END, BaseTables.THREAD)) {
+                BaseTables.COUNTER, BaseTables.END, BaseTables.THREAD, BaseTables.CM_EVENT)) {
             tables.put(table, new SparseRows(table));
         }
     }
@@ -67,6 +68,10 @@ final class ColdRows {
         } else if (event instanceof AsyncEvent async) {
             header(BaseTables.ASYNC, async.header()).put("event_type", async.eventType())
                     .put("element", async.element()).put("qp_num", async.qpNum());
+        } else if (event instanceof CmEvent cm) {
+            SparseRows.Row row = header(BaseTables.CM_EVENT, cm.header()).put("event_code", cm.eventType())
+                    .put("status", cm.status()).put("id", cm.id());
+            attrs(row, "", cm.attrs());
         } else if (event instanceof OobEvent oob) {
             SparseRows.Row row = header(BaseTables.OOB, oob.header()).put("direction", oob.direction().name())
                     .put("peer", oob.peer()).put("oob_kind", oob.oobKind().name());

@@ -28,7 +28,7 @@ public final class EventQuery {
             "errno_name");
     /** The relation holding each kind's fields. */
     private static final Map<String, String> RELATION = Map.of("CALL", "calls", "COMPLETION", "completions",
-            "ASYNC_EVENT", "async_events", "OOB", "oob", "MARK", "marks", "SESSION", "hosts");
+            "ASYNC_EVENT", "async_events", "OOB", "oob", "MARK", "marks", "SESSION", "hosts", "CM_EVENT", "cm_events");
     /** Columns named differently from their dictionary attribute. */
     private static final Map<String, Attr> ALIASES = Map.of("status", Attr.WC_STATUS, "wc_flags", Attr.WC_FLAGS,
             "cq", Attr.CQ, "element", Attr.ELEMENT, "handle", Attr.HANDLE, "duration_ns", Attr.DURATION);

@@ -15,6 +15,11 @@ sealed interface ProgramEvent {
     record Completion(long monoNanos, long tid, long cq, Wc wc) implements ProgramEvent {
     }
 
+    /** An event rdma_get_cm_event returned (trace event CM_EVENT). */
+    record Cm(long monoNanos, long tid, int eventType, int status, long id, io.rdmatrace.trace.Attrs attrs)
+            implements ProgramEvent {
+    }
+
     record Async(long monoNanos, long tid, int eventType, long element, int qpNum) implements ProgramEvent {
     }
 }

@@ -52,6 +52,11 @@ public final class ProgramRecording {
         String old = inherited.get("LD_LIBRARY_PATH");
         env.put("LD_LIBRARY_PATH", s.tracerDir() + (old == null || old.isEmpty() ? "" : ":" + old));
         env.put("RDMATRACE_REAL_VERBS", s.realLibrary().toString());
+        // the librdmacm beside the real libibverbs (softverbs' with --soft); else the tracer finds the system's
+        Path rdmacm = s.realLibrary().resolveSibling("librdmacm.so.1");
+        if (Files.isRegularFile(rdmacm)) {
+            env.put("RDMATRACE_REAL_RDMACM", rdmacm.toString());
+        }
         env.put("RDMATRACE_RING_DIR", s.ringDir().toString());
         env.put("RDMATRACE_DATA_PATH", s.summary() ? "summary" : "full");
         return env;

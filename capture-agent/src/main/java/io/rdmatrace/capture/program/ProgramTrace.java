@@ -43,6 +43,8 @@ final class ProgramTrace {
     private SessionParts session;
     private long events;
     private long unmapped;
+    /** The program made rdma_* calls: its trace is written even if it never opened a device. */
+    private boolean cmSeen;
 
     /** The device facts gathered for the SESSION. */
     private static final class SessionParts {
@@ -130,6 +132,19 @@ final class ProgramTrace {
                     summary.poll(call.records(), tid, this::emitUnchecked);
                 }
             }
+            case RDMA_CALL -> {
+                cmSeen = true;
+                CallMapper.Mapped m = CmMapper.call(r);
+                if (m == null) {
+                    unmapped++;
+                } else {
+                    emit(new ProgramEvent.Call(r.monoNanos(), tid, m));
+                }
+            }
+            case RDMA_CM_EVENT -> {
+                cmSeen = true;
+                emit(CmMapper.event(r, tid));
+            }
             case IBV_GET_ASYNC_EVENT -> {
                 if (r.ret() == 0) {
                     var e = SlotStructs.asyncEvent(r.slots(), r.at(0));
@@ -173,6 +188,8 @@ final class ProgramTrace {
             writer.completion(c.cq(), c.wc());
         } else if (e instanceof ProgramEvent.Async a) {
             writer.async(a.eventType(), a.element(), a.qpNum());
+        } else if (e instanceof ProgramEvent.Cm c) {
+            writer.cmEvent(c.eventType(), c.status(), c.id(), c.attrs());
         }
         events++;
     }
@@ -204,6 +221,12 @@ final class ProgramTrace {
         drain();
         for (RingReader.Call call : reader.leftovers()) {
             take(call);
+        }
+        if (writer == null && cmSeen) {
+            // an rdma_cm program that failed before any device was opened (no rdma_cm, no address)
+            session = new SessionParts();
+            session.device = Attrs.EMPTY;
+            startTrace();
         }
         if (summary != null && writer != null) {
             summary.flush(this::emitUnchecked);

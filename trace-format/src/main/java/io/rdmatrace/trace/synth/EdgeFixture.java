@@ -4,6 +4,7 @@ import io.rdmatrace.trace.AsyncEvent;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.CmEvent;
 import io.rdmatrace.trace.CompletionEvent;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.EventHeader;
@@ -141,6 +142,11 @@ public final class EdgeFixture {
                 new CountersEvent(TEMPLATE, "", CountersEvent.Phase.END, List.of(
                         new CountersEvent.Counter("rcv_rnr", Long.MAX_VALUE),
                         new CountersEvent.Counter("", Long.MIN_VALUE),
-                        new CountersEvent.Counter(NASTY_TEXT, 0))));
+                        new CountersEvent.Counter(NASTY_TEXT, 0))),
+                new CmEvent(TEMPLATE, 8, 28, HIGH_ADDRESS, Attrs.builder().put(Attr.REJECT_REASON, 28)
+                        .put(Attr.QP_NUM, QPN_MAX).put(Attr.PORT_SPACE, 0x0106).put(Attr.PRIVATE_DATA_LEN, 148)
+                        .put(Attr.SRC_ADDR, "127.0.0.2:35000").put(Attr.DST_ADDR, "[fe80::1]:7000")
+                        .put(Attr.PRIVATE_DATA, "00ff".repeat(128)).build()),
+                new CmEvent(TEMPLATE, Integer.MAX_VALUE, -110, 0, Attrs.EMPTY));
     }
 }

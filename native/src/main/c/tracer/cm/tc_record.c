@@ -1,0 +1,144 @@
+/* Writing the CM's records into the tracing libibverbs' ring: addresses as text, private data bounded. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tc_loc.h"
+
+enum {
+    TC_CALL_SLOTS = TR_PAYLOAD + CMC_NSLOTS + 2 * TX_NSLOTS + CM_PDATA_NSLOTS,
+    TC_EVENT_SLOTS = TR_PAYLOAD + CME_NSLOTS + 2 * TX_NSLOTS + CM_PDATA_NSLOTS,
+};
+
+/* "a.b.c.d:port" or "[v6]:port"; "" for NULL or an unknown family. */
+static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (sa == NULL) {
+        return;
+    }
+    char host[INET6_ADDRSTRLEN];
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        if (inet_ntop(AF_INET, &in->sin_addr, host, sizeof host) != NULL) {
+            snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
+        }
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host) != NULL) {
+            snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
+        }
+    } else if (sa->sa_family == AF_IB) {
+        snprintf(out, cap, "AF_IB");
+    }
+}
+
+/* 64 bytes of NUL-padded text into a TEXT block. */
+static void put_text(int64_t *slots, const char *text)
+{
+    char *dst = (char *)slots;
+    memset(dst, 0, TX_NSLOTS * 8);
+    if (text != NULL) {
+        size_t n = strnlen(text, TX_NSLOTS * 8 - 1);
+        memcpy(dst, text, n);
+    }
+}
+
+static void put_pdata(int64_t *slots, const void *pdata, unsigned len)
+{
+    memset(slots, 0, CM_PDATA_NSLOTS * 8);
+    if (pdata != NULL && len > 0) {
+        memcpy(slots, pdata, len < CM_PDATA_NSLOTS * 8 ? len : CM_PDATA_NSLOTS * 8);
+    }
+}
+
+static void head(int64_t *r, enum tr_kind kind, uint32_t nslots, int64_t t0, const void *handle, int64_t ret,
+                 int err, int64_t dur)
+{
+    r[RH_KIND_LEN] = (int64_t)((uint64_t)kind | ((uint64_t)nslots << 32));
+    r[RH_MONO_NS] = t0;
+    r[RH_TID] = 0;
+    r[RH_HANDLE] = (int64_t)(uintptr_t)handle;
+    r[RH_NSLOTS + STATUS_RET] = ret;
+    r[RH_NSLOTS + STATUS_ERRNO] = err;
+    r[RH_NSLOTS + STATUS_DURATION_NS] = dur;
+    r[RH_NSLOTS + STATUS_EXTRA] = 0;
+}
+
+void tc_use_id_addrs(struct tc_call *c, const struct rdma_cm_id *id)
+{
+    if (id != NULL && c->src == NULL && c->src_text == NULL) {
+        c->src = &id->route.addr.src_addr;
+    }
+    if (id != NULL && c->dst == NULL && c->dst_text == NULL) {
+        c->dst = &id->route.addr.dst_addr;
+    }
+}
+
+void tc_record_call(const struct tc_call *c)
+{
+    int64_t *r = rdmatrace_ring_reserve(TC_CALL_SLOTS);
+    if (r == NULL) {
+        return;
+    }
+    head(r, TR_RDMA_CALL, TC_CALL_SLOTS, c->t0, c->id, c->ret, c->err, c->t1 - c->t0);
+    int64_t *p = r + TR_PAYLOAD;
+    p[CMC_FUNC] = c->func;
+    p[CMC_ID] = (int64_t)(uintptr_t)c->id;
+    for (int i = 0; i < 8; i++) {
+        p[CMC_A0 + i] = c->a[i];
+    }
+    p[CMC_PDATA_LEN] = c->pdata != NULL ? c->plen : 0;
+    char text[TX_NSLOTS * 8];
+    if (c->src_text != NULL) {
+        put_text(p + CMC_NSLOTS, c->src_text);
+    } else {
+        addr_text(c->src, text, sizeof text);
+        put_text(p + CMC_NSLOTS, text);
+    }
+    if (c->dst_text != NULL) {
+        put_text(p + CMC_NSLOTS + TX_NSLOTS, c->dst_text);
+    } else {
+        addr_text(c->dst, text, sizeof text);
+        put_text(p + CMC_NSLOTS + TX_NSLOTS, text);
+    }
+    put_pdata(p + CMC_NSLOTS + 2 * TX_NSLOTS, c->pdata, c->plen);
+    rdmatrace_ring_commit(r, TC_CALL_SLOTS);
+}
+
+void tc_record_event(const struct rdma_cm_event *ev, int64_t t0, int64_t t1)
+{
+    int64_t *r = rdmatrace_ring_reserve(TC_EVENT_SLOTS);
+    if (r == NULL || ev == NULL) {
+        return;
+    }
+    const struct rdma_cm_id *id = ev->id;
+    head(r, TR_RDMA_CM_EVENT, TC_EVENT_SLOTS, t0, id, 0, 0, t1 - t0);
+    int64_t *p = r + TR_PAYLOAD;
+    int ud = id != NULL && (id->ps == RDMA_PS_UDP || id->ps == RDMA_PS_IPOIB);
+    p[CME_EVENT] = ev->event;
+    p[CME_STATUS] = ev->status;
+    p[CME_ID] = (int64_t)(uintptr_t)id;
+    p[CME_LISTEN_ID] = (int64_t)(uintptr_t)ev->listen_id;
+    p[CME_QP_NUM] = id != NULL && id->qp != NULL ? (int64_t)id->qp->qp_num : -1;
+    p[CME_PORT_SPACE] = id != NULL ? id->ps : 0;
+    p[CME_RESPONDER_RESOURCES] = ud ? 0 : ev->param.conn.responder_resources;
+    p[CME_INITIATOR_DEPTH] = ud ? 0 : ev->param.conn.initiator_depth;
+    p[CME_FLOW_CONTROL] = ud ? 0 : ev->param.conn.flow_control;
+    p[CME_RETRY_COUNT] = ud ? 0 : ev->param.conn.retry_count;
+    p[CME_RNR_RETRY_COUNT] = ud ? 0 : ev->param.conn.rnr_retry_count;
+    p[CME_SRQ] = ud ? 0 : ev->param.conn.srq;
+    p[CME_PEER_QP_NUM] = ud ? ev->param.ud.qp_num : ev->param.conn.qp_num;
+    p[CME_QKEY] = ud ? ev->param.ud.qkey : 0;
+    /* private_data and its length sit at the same place in both members of the union */
+    const void *pdata = ev->param.conn.private_data;
+    unsigned plen = pdata != NULL ? ev->param.conn.private_data_len : 0;
+    p[CME_PDATA_LEN] = plen;
+    char text[TX_NSLOTS * 8];
+    addr_text(id != NULL ? &id->route.addr.src_addr : NULL, text, sizeof text);
+    put_text(p + CME_NSLOTS, text);
+    addr_text(id != NULL ? &id->route.addr.dst_addr : NULL, text, sizeof text);
+    put_text(p + CME_NSLOTS + TX_NSLOTS, text);
+    put_pdata(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
+    rdmatrace_ring_commit(r, TC_EVENT_SLOTS);
+}
