@@ -25,6 +25,8 @@ final class Events {
             return new CountersEvent(BLANK, c.device(), c.phase(), c.counters());
         } else if (e instanceof EndEvent end) {
             return new EndEvent(BLANK, end.eventCount());
+        } else if (e instanceof CmEvent c) {
+            return new CmEvent(BLANK, c.eventType(), c.status(), c.id(), c.attrs());
         }
         throw new AssertionError(e);
     }
