@@ -69,15 +69,23 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--no-analyze", description = "Only capture.")
     boolean noAnalyze;
 
+    @Option(names = "--addresses", paramLabel = "IP_A,IP_B", defaultValue = "127.0.0.1,127.0.0.2", split = ",",
+            description = "Loopback addresses of hostA's and hostB's softverbs devices (default: ${DEFAULT-VALUE}); "
+                    + "a device owns UDP 4791 on its address, so pick others when something else runs softverbs there.")
+    List<String> addresses;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
+        if (addresses.size() != 2) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--addresses takes two addresses, IP_A,IP_B");
+        }
         prepareOut();
-        Process a = start(HOST_A, "127.0.0.1", List.of("--listen", "127.0.0.1:0"), hostAArgs);
+        Process a = start(HOST_A, addresses.get(0), List.of("--listen", "127.0.0.1:0"), hostAArgs);
         try {
             BufferedReader aOut = new BufferedReader(new InputStreamReader(a.getInputStream(), StandardCharsets.UTF_8));
             String port = awaitPort(aOut, o);
-            Process b = start(HOST_B, "127.0.0.2", List.of("--connect", "127.0.0.1:" + port), hostBArgs);
+            Process b = start(HOST_B, addresses.get(1), List.of("--connect", "127.0.0.1:" + port), hostBArgs);
             try {
                 CompletableFuture<Void> aPump = pump(aOut, HOST_A, o);
                 CompletableFuture<Void> bPump = pump(new BufferedReader(new InputStreamReader(b.getInputStream(),

@@ -135,7 +135,8 @@ class CaptureFaultsTest {
     private Agent[] startPair(String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--out", out.toString(), "--delay-rtr", DELAY_MS));
         args.addAll(List.of(extra));
-        Agent a = launch("hostA", "127.0.0.1", args);
+        LoopbackPair ips = LoopbackPair.random();
+        Agent a = launch("hostA", ips.a(), args);
         String port = null;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LIMIT_MS);
         while (port == null && System.nanoTime() < deadline) {
@@ -147,7 +148,7 @@ class CaptureFaultsTest {
         List<String> bArgs = new ArrayList<>(List.of("--connect", "127.0.0.1:" + port, "--out", out.toString(),
                 "--oob-timeout-ms", "20000", "--cq-timeout-ms", "2000"));
         bArgs.addAll(List.of(extra));
-        Agent b = launch("hostB", "127.0.0.2", bArgs);
+        Agent b = launch("hostB", ips.b(), bArgs);
         return new Agent[] {a, b};
     }
 

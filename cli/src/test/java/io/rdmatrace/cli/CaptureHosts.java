@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Two {@link CaptureWorker} JVMs on softverbs — hostA@127.0.0.1 (listens) and hostB@127.0.0.2 (connects) —
+ * Two {@link CaptureWorker} JVMs on softverbs — hostA (listens) and hostB (connects) on a random {@link LoopbackPair} —
  * and a way to run one capture on each. Every wait is bounded; the workers are killed on close.
  */
 final class CaptureHosts implements AutoCloseable {
@@ -35,8 +35,9 @@ final class CaptureHosts implements AutoCloseable {
     private final Worker b;
 
     CaptureHosts() throws IOException {
-        a = new Worker("hostA", "127.0.0.1");
-        b = new Worker("hostB", "127.0.0.2");
+        LoopbackPair ips = LoopbackPair.random();
+        a = new Worker("hostA", ips.a());
+        b = new Worker("hostB", ips.b());
         a.awaitReady();
         b.awaitReady();
     }

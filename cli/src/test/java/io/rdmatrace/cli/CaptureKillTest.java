@@ -84,7 +84,8 @@ class CaptureKillTest {
     @Test
     void kill9MidCapture_leavesATruncatedButReadableTrace(@TempDir Path out) throws Exception {
         // hostA sleeps 30 s between the exchange and RTR (--delay-rtr): the kill lands in the middle
-        Process a = launch("hostA", "127.0.0.1", List.of("--listen", "127.0.0.1:0", "--out", out.toString(), "--delay-rtr", "30000"));
+        LoopbackPair ips = LoopbackPair.random();
+        Process a = launch("hostA", ips.a(), List.of("--listen", "127.0.0.1:0", "--out", out.toString(), "--delay-rtr", "30000"));
         Process b = null;
         try {
             BlockingQueue<String> aLines = lines(a);
@@ -95,7 +96,7 @@ class CaptureKillTest {
                 Matcher m = Pattern.compile("listening on [0-9.]+:(\\d+)").matcher(line);
                 port = m.find() ? m.group(1) : null;
             }
-            b = launch("hostB", "127.0.0.2", List.of("--connect", "127.0.0.1:" + port, "--out", out.toString(),
+            b = launch("hostB", ips.b(), List.of("--connect", "127.0.0.1:" + port, "--out", out.toString(),
                     "--oob-timeout-ms", "20000", "--cq-timeout-ms", "2000"));
             BlockingQueue<String> bLines = lines(b);
             awaitExchange(out.resolve("hostA"));

@@ -26,7 +26,8 @@ class DemoCommandTest {
     @Test
     void demo_capturesBothHostsCleanlyAndAnalyzes(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("trace");
-        Run r = run("demo", "--out", out.toString());
+        LoopbackPair ips = LoopbackPair.random();
+        Run r = run("demo", "--out", out.toString(), "--addresses", ips.a() + "," + ips.b());
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("[hostA]").contains("[hostB]").contains("hostA exit 0, hostB exit 0")
                 .contains("rdmatrace analyze " + out).contains("0 error(s), 0 warning(s)");

@@ -109,7 +109,7 @@ class RecordCommandTest {
     @Test
     void killedProgram_leavesReadableTruncatedTrace(@TempDir Path work) throws Exception {
         Path tool = requireTool("ibv_rc_pingpong");
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         int port = RecordJvm.freeTcpPort();
         Path out = work.resolve("trace");
         // the server opens the device, creates its QP and waits for a client that never comes
@@ -139,7 +139,7 @@ class RecordCommandTest {
         Process compile = new ProcessBuilder(cc.toString(), "-O2", "-o", exe.toString(), src.toString(), "-ldl")
                 .redirectErrorStream(true).start();
         assertThat(compile.waitFor()).as(new String(compile.getInputStream().readAllBytes())).isZero();
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         Path out = work.resolve("trace");
         try (RecordJvm a = RecordJvm.start("d", Map.of("SOFTVERBS_DEVICES", "dl@" + ips.a()), work,
                 List.of("--soft", "--out", out.toString(), "--host-id", "d", "--", exe.toString()))) {
@@ -225,7 +225,7 @@ class RecordCommandTest {
                                  List<String> bOptions) throws Exception {
         Path exe = requireTool(tool);
         Files.createDirectories(work);
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         int port = RecordJvm.freeTcpPort();
         List<String> pp = List.of(exe.toString(), "-g", "3", "-p", Integer.toString(port), "-n",
                 Integer.toString(ITERATIONS));

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,14 +30,6 @@ final class RecordJvm implements AutoCloseable {
     }
 
     /** Two distinct loopback addresses 127.x.y.1 / 127.x.y.2 no other test uses at the same time. */
-    record Pair(String a, String b) {
-        static Pair random() {
-            ThreadLocalRandom r = ThreadLocalRandom.current();
-            String net = "127." + r.nextInt(64, 250) + "." + r.nextInt(1, 250) + ".";
-            return new Pair(net + "1", net + "2");
-        }
-    }
-
     static RecordJvm start(String label, Map<String, String> env, Path work, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -31,7 +31,7 @@ class RecordRdmaCmTest {
     @Test
     void rping_bothHostsRecorded_cmEventsAndAnalyzeClean(@TempDir Path work) throws Exception {
         Path rping = requireTool("rping");
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(ThreadLocalRandom.current().nextInt(20000, 60000));
         Path out = work.resolve("trace");
         List<String> common = List.of("-a", ips.a(), "-p", port, "-C", "3", "-V", "-v");
@@ -85,7 +85,7 @@ class RecordRdmaCmTest {
     @Test
     void connectWithoutListener_recordedRejected8_cmNoListener(@TempDir Path work) throws Exception {
         Path rping = requireTool("rping");
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(ThreadLocalRandom.current().nextInt(20000, 60000));
         Path out = work.resolve("trace");
         // the server's device is up (a listener on another port), the client connects to port + 1

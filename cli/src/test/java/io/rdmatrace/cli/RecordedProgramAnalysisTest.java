@@ -62,7 +62,7 @@ class RecordedProgramAnalysisTest {
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         Path tool = requireTool("ibv_rc_pingpong");
         Files.createDirectories(work);
-        RecordJvm.Pair ips = RecordJvm.Pair.random();
+        LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(RecordJvm.freeTcpPort());
         Path out = work.resolve("trace");
         List<String> a = new ArrayList<>(List.of("--soft", "--out", out.toString(), "--host-id", "a", "--", tool.toString(),

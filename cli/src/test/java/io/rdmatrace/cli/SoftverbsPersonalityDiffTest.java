@@ -37,9 +37,10 @@ class SoftverbsPersonalityDiffTest {
     private static final List<String> FAST = List.of("--cq-timeout-ms", "1500", "--oob-timeout-ms", "15000");
     /** B tells A a PSN one too low and gives up after 2 retries: error completions to carry vendor errors. */
     private static final List<String> PSN_FAULT = List.of("--advertise-psn", "-1", "--retry-cnt", "2");
-    /** Loopback addresses no other suite uses, so parallel test runs do not fight over UDP 4791. */
-    private static final String IP_A = "127.0.0.61";
-    private static final String IP_B = "127.0.0.62";
+    /** Loopback addresses of this run only, so parallel test runs do not fight over UDP 4791. */
+    private static final LoopbackPair IPS = LoopbackPair.random();
+    private static final String IP_A = IPS.a();
+    private static final String IP_B = IPS.b();
     private static final Pattern EXIT = Pattern.compile(Pattern.quote(CaptureWorker.EXIT_MARK) + "(\\d+)");
 
     @TempDir
