@@ -459,6 +459,10 @@ extern const char *const sv_qp_state_name[IBV_QPS_UNKNOWN + 1];
 /* 0 if the transition with this mask is legal for the QP type, else EINVAL. */
 int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
                            uint32_t mask, uint32_t quirks);
+/* The attribute masks a legal (cur, next) pair requires and permits besides IBV_QP_STATE;
+ * EINVAL if the pair is illegal (rules/_views/05_qp_transitions.sql must say the same). */
+int sv_qp_transition_masks(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
+                           uint32_t quirks, uint32_t *required, uint32_t *optional);
 
 /* ======================================================================================
  * sv_qp.c: QP objects, create/destroy/query; sv_qp_modify.c: modify (check, then apply);

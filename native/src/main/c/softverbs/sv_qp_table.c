@@ -77,15 +77,11 @@ static int type_index(enum ibv_qp_type type)
     }
 }
 
-int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
-                           uint32_t mask, uint32_t quirks)
+int sv_qp_transition_masks(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
+                           uint32_t quirks, uint32_t *required, uint32_t *optional)
 {
     int t = type_index(type);
-    if (t < 0 || cur > IBV_QPS_ERR || next > IBV_QPS_ERR)
-        return EINVAL;
-    /* ib_modify_qp_is_ok: an explicit current state must be one the consumer may assert */
-    if ((mask & IBV_QP_CUR_STATE) && cur != IBV_QPS_RTR && cur != IBV_QPS_RTS &&
-        cur != IBV_QPS_SQD && cur != IBV_QPS_SQE)
+    if (t < 0 || cur > IBV_QPS_ERR || next > IBV_QPS_ERR || !required || !optional)
         return EINVAL;
     const struct sv_qp_row *row = NULL;
     for (size_t i = 0; i < SV_ARRAY_SIZE(rows); i++)
@@ -97,9 +93,26 @@ int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ib
         row = &reset_to_rts;
     if (!row)
         return EINVAL;
-    if ((mask & row->req[t]) != row->req[t])
+    *required = row->req[t];
+    *optional = row->opt[t];
+    return 0;
+}
+
+int sv_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
+                           uint32_t mask, uint32_t quirks)
+{
+    if (type_index(type) < 0 || cur > IBV_QPS_ERR || next > IBV_QPS_ERR)
         return EINVAL;
-    if (mask & ~(row->req[t] | row->opt[t] | IBV_QP_STATE))
+    /* ib_modify_qp_is_ok: an explicit current state must be one the consumer may assert */
+    if ((mask & IBV_QP_CUR_STATE) && cur != IBV_QPS_RTR && cur != IBV_QPS_RTS &&
+        cur != IBV_QPS_SQD && cur != IBV_QPS_SQE)
+        return EINVAL;
+    uint32_t req, opt;
+    if (sv_qp_transition_masks(type, cur, next, quirks, &req, &opt))
+        return EINVAL;
+    if ((mask & req) != req)
+        return EINVAL;
+    if (mask & ~(req | opt | IBV_QP_STATE))
         return EINVAL;
     return 0;
 }
