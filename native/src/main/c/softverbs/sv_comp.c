@@ -62,8 +62,15 @@ void sv_comp_retrans_timeout(struct sv_qp *qp)
 {
     if (qp->comp.psn == qp->req.psn)
         return;   /* everything sent has been acknowledged */
-    sv_note(qp->ctx->ep, SV_CNT_LOCAL_ACK_TIMEOUT_ERR, "QP 0x%x: no ACK for PSN 0x%06x within %llu us",
-            qp->ibqp.qp_num, qp->comp.psn, (unsigned long long)(sv_qp_timeout_ns(qp) / 1000));
+    struct sv_endpoint *ep = qp->ctx->ep;
+    const struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
+    bool mid = qp->req.idx != qp->sq.tail && w->started && qp->req.offset > 0;
+    sv_note(ep, SV_CNT_LOCAL_ACK_TIMEOUT_ERR, "QP 0x%x: no ACK for PSN 0x%06x within %llu us (%u PSNs out, "
+            "last sent PSN 0x%06x%s, %s, device %d of %d in flight)",
+            qp->ibqp.qp_num, qp->comp.psn, (unsigned long long)(sv_qp_timeout_ns(qp) / 1000),
+            (qp->req.psn - qp->comp.psn) & SV_PSN_MASK, (qp->req.psn - 1) & SV_PSN_MASK,
+            mid ? ", inside a message" : "", qp->tx_waiting ? "waiting for the device" : "not waiting",
+            atomic_load(&ep->tx_inflight), ep->tx_limit);
     retry(qp);
 }
 

@@ -163,9 +163,10 @@ struct sv_endpoint {
     uint32_t rx_slot;
     void *rx_batch;                  /* sv_recv.c's recvmmsg headers, made on first use */
     _Atomic uint32_t rx_ovfl_seen;   /* the kernel's drop count last seen (SO_RXQ_OVFL) */
-    /* transmit pacing: RC request PSNs not yet acknowledged, summed over the device's QPs, stay
-     * below tx_limit (sized so the peer's socket buffer holds them); a QP that finds the limit
-     * reached, or the socket busy, waits on the list until the progress thread resumes it */
+    /* transmit pacing: RC request PSNs not yet acknowledged plus the packets of admitted ACK
+     * chunks not yet sent, summed over the device's QPs, stay within tx_limit (sized so the
+     * peer's socket buffer holds them); a QP whose next chunk does not fit, or that finds the
+     * socket busy, waits on the list until the progress thread resumes it */
     atomic_int tx_inflight;
     int tx_limit;
     pthread_mutex_t wait_lock;       /* the list below and qp->tx_waiting */
@@ -190,12 +191,16 @@ struct sv_qp *sv_endpoint_lookup_qp(struct sv_endpoint *ep, uint32_t qpn); /* qp
  * socket had no room (EAGAIN/ENOBUFS), nothing was sent or counted - the caller decides. */
 enum sv_tx { SV_TX_SENT, SV_TX_DROPPED, SV_TX_BUSY };
 enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
-/* Transmit pacing (see struct sv_endpoint). sv_qp_tx_sync re-counts the QP's share of
- * tx_inflight from its PSNs (qp->lock held); sv_ep_tx_wait parks the QP until resumed
- * (qp->lock held); sv_ep_tx_resume runs the parked QPs' requesters while there is room
- * (no QP lock held). */
+/* Transmit pacing (see struct sv_endpoint). The device admits an RC requester one ACK chunk
+ * at a time (sv_req_tx_need packets: the rest of a message, up to and including the next
+ * packet that asks for an ACK), so whatever it counts in flight is answered by an ACK without
+ * further room: a QP never waits with packets out that nobody will acknowledge.
+ * sv_qp_tx_sync re-counts the QP's share of tx_inflight from its PSNs and its reserved chunk
+ * (qp->lock held); sv_ep_tx_admit reserves `need` if it fits under the limit (qp->lock held);
+ * sv_ep_tx_wait parks the QP until resumed (qp->lock held); sv_ep_tx_resume runs the parked
+ * QPs' requesters in order while the next one fits (no QP lock held). */
 void sv_qp_tx_sync(struct sv_qp *qp);
-bool sv_ep_tx_room(struct sv_endpoint *ep);
+bool sv_ep_tx_admit(struct sv_endpoint *ep, struct sv_qp *qp, uint32_t need);
 void sv_ep_tx_wait(struct sv_endpoint *ep, struct sv_qp *qp);
 void sv_ep_tx_resume(struct sv_endpoint *ep);
 
@@ -506,6 +511,8 @@ struct sv_req_state {                /* requester (sv_req.c) */
     uint32_t idx;                    /* SQ index of the WQE being (re)transmitted */
     uint32_t offset;                 /* bytes of that WQE already sent */
     uint32_t reads_outstanding;
+    bool chunk_open;                 /* sending an ACK chunk (packets up to the next AckReq)
+                                      * whose unsent packets are reserved on the device */
 };
 
 struct sv_comp_state {               /* completer (sv_comp.c) */
@@ -651,6 +658,10 @@ struct sv_pkt;
 void sv_req_run(struct sv_qp *qp);
 /* Restarts transmission from the oldest unacknowledged PSN (retry path). */
 void sv_req_rewind(struct sv_qp *qp);
+/* Transmit pacing: packets the device must admit before the requester sends again (0: none,
+ * or a chunk is open), and the unsent packets of the open chunk (reserved). qp->lock held. */
+uint32_t sv_req_tx_need(struct sv_qp *qp);
+uint32_t sv_req_tx_reserved(struct sv_qp *qp);
 /* Encodes and transmits one packet of this QP towards its peer. */
 enum sv_tx sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable);
 

@@ -1,6 +1,7 @@
 /* The requester: turns send WQEs into packets - segmentation by path MTU, PSN assignment,
- * the 128-PSN window, the max_rd_atomic and fence limits - and rewinds to the oldest
- * unacknowledged PSN when the completer asks for a retry. Runs with qp->lock held. */
+ * the 128-PSN window, the max_rd_atomic and fence limits, admission by the device's in-flight
+ * limit one ACK chunk at a time - and rewinds to the oldest unacknowledged PSN when the
+ * completer asks for a retry. Runs with qp->lock held. */
 #include <string.h>
 
 #include "sv_hdr.h"
@@ -84,6 +85,36 @@ static uint8_t transport_base(const struct sv_qp *qp)
 static uint32_t packets_for(uint32_t length, uint32_t mtu)
 {
     return length == 0 ? 1 : (length + mtu - 1) / mtu;
+}
+
+/* ---- ACK chunks: the packets from the next one up to and including the next that asks for
+ * an ACK (a message's last, and every SV_ACKREQ_EVERY-th within a long one). The device admits
+ * a chunk whole, so a QP never stops halfway with packets out that no ACK will answer. ---- */
+
+static uint32_t chunk_left(const struct sv_qp *qp, const struct sv_send_wqe *w)
+{
+    uint32_t npkts = w->started ? w->npkts : packets_for(w->length, qp->mtu);
+    uint32_t k = qp->req.offset / qp->mtu;   /* index of the next packet in the message */
+    uint32_t to_ack = SV_ACKREQ_EVERY - k % SV_ACKREQ_EVERY, rest = npkts > k ? npkts - k : 1;
+    return rest < to_ack ? rest : to_ack;
+}
+
+uint32_t sv_req_tx_need(struct sv_qp *qp)
+{
+    if (qp->ibqp.qp_type != IBV_QPT_RC || qp->req.chunk_open || qp->req.idx == qp->sq.tail)
+        return 0;
+    const struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
+    if (sv_wqe_is_local(w))
+        return 0;
+    return sv_wqe_is_rd_atomic(w) ? 1 : chunk_left(qp, w);   /* a READ/atomic request is answered */
+}
+
+uint32_t sv_req_tx_reserved(struct sv_qp *qp)
+{
+    if (!qp->req.chunk_open || qp->req.idx == qp->sq.tail)
+        return 0;
+    const struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
+    return w->started && !sv_wqe_is_rd_atomic(w) ? chunk_left(qp, w) : 0;
 }
 
 static void start_wqe(struct sv_qp *qp, struct sv_send_wqe *w)
@@ -172,14 +203,18 @@ static enum sv_tx send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
     }
 
     bool done = last;
-    /* AckReq on every message's last packet, and regularly within long ones */
+    /* AckReq on every message's last packet, and regularly within long ones (ends an ACK chunk) */
     if (rc && (done || (psn_diff(p.psn, w->first_psn) + 1) % SV_ACKREQ_EVERY == 0))
         p.flags |= SV_BTH_ACKREQ;
+    bool chunk_ends = (p.flags & SV_BTH_ACKREQ) || w->opcode == IBV_WR_RDMA_READ ||
+                      p.opcode == SV_OP_RC_COMPARE_SWAP || p.opcode == SV_OP_RC_FETCH_ADD;
     uint32_t dst = ud ? w->ud_dst_ip_be : qp->dst_ip_be;
     if (sv_qp_xmit(qp, &p, dst, ud ? w->ud_routable : qp->routable) == SV_TX_BUSY)
         return SV_TX_BUSY;   /* a lost packet would be sent later anyway; this one just waits */
     if (rc)
         sv_qp_arm_retrans(qp, sv_now_ns());
+    if (chunk_ends)
+        qp->req.chunk_open = false;
 
     if (w->opcode == IBV_WR_RDMA_READ || p.opcode == SV_OP_RC_COMPARE_SWAP || p.opcode == SV_OP_RC_FETCH_ADD) {
         qp->req.psn = sv_psn_add(w->last_psn, 1);
@@ -237,9 +272,13 @@ void sv_req_run(struct sv_qp *qp)
             sv_count(qp->ctx->ep, SV_CNT_ACK_DEFERRED);
             break;
         }
-        if (rc && !sv_ep_tx_room(qp->ctx->ep)) {
-            sv_ep_tx_wait(qp->ctx->ep, qp);   /* the device has its limit in flight */
-            break;
+        uint32_t need = rc ? sv_req_tx_need(qp) : 0;
+        if (need) {
+            if (!sv_ep_tx_admit(qp->ctx->ep, qp, need)) {
+                sv_ep_tx_wait(qp->ctx->ep, qp);   /* the next chunk does not fit the device's limit */
+                break;
+            }
+            qp->req.chunk_open = true;
         }
         enum sv_tx t = send_next_packet(qp, w);
         sv_qp_tx_sync(qp);
@@ -262,6 +301,7 @@ void sv_req_rewind(struct sv_qp *qp)
     qp->req.idx = qp->sq.head;
     qp->req.offset = 0;
     qp->req.reads_outstanding = 0;
+    qp->req.chunk_open = false;   /* the retransmission is admitted afresh */
     for (uint32_t i = qp->sq.head; i != qp->sq.tail; i++) {
         struct sv_send_wqe *w = sv_sq_at(qp, i);
         if (w->local_done)

@@ -226,6 +226,7 @@ void sv_qp_tx_sync(struct sv_qp *qp)
         want = (qp->req.psn - qp->comp.psn) & SV_PSN_MASK;
         if (want > SV_WINDOW_PSNS)
             want = SV_WINDOW_PSNS;   /* a long READ reserves more PSNs than it sends packets */
+        want += sv_req_tx_reserved(qp);
     }
     if (want != qp->tx_charged) {
         atomic_fetch_add(&qp->ctx->ep->tx_inflight, (int)want - (int)qp->tx_charged);
@@ -233,9 +234,20 @@ void sv_qp_tx_sync(struct sv_qp *qp)
     }
 }
 
-bool sv_ep_tx_room(struct sv_endpoint *ep)
+static bool tx_fits(struct sv_endpoint *ep, uint32_t need)
 {
-    return atomic_load_explicit(&ep->tx_inflight, memory_order_relaxed) < ep->tx_limit;
+    return atomic_load(&ep->tx_inflight) + (int)need <= ep->tx_limit;
+}
+
+bool sv_ep_tx_admit(struct sv_endpoint *ep, struct sv_qp *qp, uint32_t need)
+{
+    int cur = atomic_load(&ep->tx_inflight);
+    do {
+        if (cur + (int)need > ep->tx_limit)
+            return false;
+    } while (!atomic_compare_exchange_weak(&ep->tx_inflight, &cur, cur + (int)need));
+    qp->tx_charged += need;   /* sv_qp_tx_sync turns it into sent PSNs + the chunk's rest */
+    return true;
 }
 
 static void wait_unlink(struct sv_endpoint *ep, struct sv_qp *qp)
@@ -282,22 +294,29 @@ void sv_ep_tx_resume(struct sv_endpoint *ep)
         return;
     /* the read lock keeps every QP on the list alive (destroy unlinks under the write lock) */
     pthread_rwlock_rdlock(&ep->qp_lock);
-    /* each QP at most once per call: one that parks itself again waits for the next call */
-    for (uint32_t n = ep->qp_count; n > 0 && sv_ep_tx_room(ep); n--) {
+    /* in order, each QP at most once per call (one that parks itself again waits for the next
+     * call); the first whose next chunk does not fit stays first */
+    for (uint32_t n = ep->qp_count; n > 0; n--) {
         pthread_mutex_lock(&ep->wait_lock);
         struct sv_qp *qp = ep->wait_head;
-        if (qp)
-            wait_unlink(ep, qp);
         pthread_mutex_unlock(&ep->wait_lock);
         if (!qp)
             break;
         pthread_mutex_lock(&qp->lock);
-        /* time spent parked on this device's limit is not time the peer failed to answer: the
-         * ACK timeout of what is in flight counts from now */
-        if (qp->comp.retrans_at)
-            qp->comp.retrans_at = sv_now_ns() + sv_qp_timeout_ns(qp);
-        sv_req_run(qp);
+        bool go = tx_fits(ep, sv_req_tx_need(qp));
+        if (go) {
+            pthread_mutex_lock(&ep->wait_lock);
+            wait_unlink(ep, qp);
+            pthread_mutex_unlock(&ep->wait_lock);
+            /* time spent parked on this device's limit is not time the peer failed to answer:
+             * the ACK timeout of what is in flight counts from now */
+            if (qp->comp.retrans_at)
+                qp->comp.retrans_at = sv_now_ns() + sv_qp_timeout_ns(qp);
+            sv_req_run(qp);
+        }
         pthread_mutex_unlock(&qp->lock);
+        if (!go)
+            break;
     }
     pthread_rwlock_unlock(&ep->qp_lock);
 }
