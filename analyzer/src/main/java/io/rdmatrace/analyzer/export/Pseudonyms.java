@@ -12,6 +12,8 @@ import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.rdmatrace.trace.GidText;
+
 /**
  * Consistent pseudonyms for one bundle: the same original always gets the same pseudonym,
  * different originals get different ones, and no pseudonym equals any original value of the
@@ -181,20 +183,20 @@ final class Pseudonyms {
      * keeps its top 16 bits; the zero GID stays. Text that is no IPv6 address is returned as is.
      */
     String gid(String original) {
-        byte[] b = Ipv6.parse(original);
-        if (b == null || Ipv6.isZero(b)) {
+        byte[] b = GidText.parse(original);
+        if (b == null || GidText.isZero(b)) {
             return original;
         }
-        if (Ipv6.isIpv4Mapped(b)) {
+        if (GidText.isIpv4Mapped(b)) {
             int v4 = ipv4(ByteBuffer.wrap(b, 12, 4).getInt());
             ByteBuffer.wrap(b, 12, 4).putInt(v4);
-            return Ipv6.format(b);
+            return GidText.format(b);
         }
-        if (!Ipv6.isLinkLocal(b)) {
-            Ipv6.putHalf(b, 0, gidPrefix(Ipv6.half(b, 0)));
+        if (!GidText.isLinkLocal(b)) {
+            GidText.putHalf(b, 0, gidPrefix(GidText.half(b, 0)));
         }
-        Ipv6.putHalf(b, 8, interfaceId(Ipv6.half(b, 8)));
-        return Ipv6.format(b);
+        GidText.putHalf(b, 8, interfaceId(GidText.half(b, 8)));
+        return GidText.format(b);
     }
 
     /** An lkey/rkey; 0 (no key) stays. */

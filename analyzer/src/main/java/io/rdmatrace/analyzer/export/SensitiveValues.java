@@ -16,6 +16,7 @@ import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.CompletionEvent;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionEvent;
@@ -162,19 +163,19 @@ final class SensitiveValues implements TextScrubber.Found {
 
     @Override
     public void gid(String text) {
-        byte[] b = Ipv6.parse(text);
-        if (b == null || Ipv6.isZero(b)) {
+        byte[] b = GidText.parse(text);
+        if (b == null || GidText.isZero(b)) {
             return;
         }
         gids.add(text);
-        if (Ipv6.isIpv4Mapped(b)) {
+        if (GidText.isIpv4Mapped(b)) {
             ipv4(ByteBuffer.wrap(b, 12, 4).getInt());
             return;
         }
-        if (!Ipv6.isLinkLocal(b)) {
-            gidPrefixes.add(Ipv6.half(b, 0));
+        if (!GidText.isLinkLocal(b)) {
+            gidPrefixes.add(GidText.half(b, 0));
         }
-        guid(Ipv6.half(b, 8));
+        guid(GidText.half(b, 8));
     }
 
     @Override

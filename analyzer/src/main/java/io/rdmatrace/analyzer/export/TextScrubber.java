@@ -10,6 +10,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.rdmatrace.trace.GidText;
+
 /**
  * Finds and replaces sensitive values inside free text (command lines, option values, peer
  * addresses, messages, step texts, thread and device names): IPv6/GID literals, GUIDs in
@@ -69,7 +71,7 @@ final class TextScrubber {
         }
         Matcher m = IPV6.matcher(text);
         while (m.find()) {
-            if (Ipv6.parse(m.group(1)) != null) {
+            if (GidText.parse(m.group(1)) != null) {
                 found.gid(m.group(1));
             }
         }
@@ -110,7 +112,7 @@ final class TextScrubber {
         }
         String s = replace(text, IPV6, m -> {
             String gid = m.group(1);
-            return Ipv6.parse(gid) == null ? m.group() : pseudonyms.gid(gid);
+            return GidText.parse(gid) == null ? m.group() : pseudonyms.gid(gid);
         });
         s = replace(s, GUID, m -> guidText(pseudonyms.interfaceId(Long.parseUnsignedLong(m.group().replace(":", ""), 16)),
                 m.group()));

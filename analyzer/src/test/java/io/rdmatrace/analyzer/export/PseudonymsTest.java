@@ -16,6 +16,7 @@ import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.EventHeader;
 import io.rdmatrace.trace.FormatVersion;
 import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.SessionInfo;
@@ -58,23 +59,23 @@ class PseudonymsTest {
         SessionEvent s = (SessionEvent) r.redact(hostA().get(0));
         List<GidEntry> gids = s.gids();
 
-        byte[] linkLocal = Ipv6.parse(gids.get(0).gid());
-        assertThat(Ipv6.isLinkLocal(linkLocal)).isTrue();
-        assertThat(Ipv6.half(linkLocal, 0)).isEqualTo(0xfe80_0000_0000_0000L);
-        long interfaceId = Ipv6.half(linkLocal, 8);
+        byte[] linkLocal = GidText.parse(gids.get(0).gid());
+        assertThat(GidText.isLinkLocal(linkLocal)).isTrue();
+        assertThat(GidText.half(linkLocal, 0)).isEqualTo(0xfe80_0000_0000_0000L);
+        long interfaceId = GidText.half(linkLocal, 8);
         assertThat(interfaceId).isNotEqualTo(GUID).isEqualTo(s.device().get(Attr.NODE_GUID, 0));
         assertThat(interfaceId >>> 24 & 0xffff).as("still MAC-derived (ff:fe)").isEqualTo(0xfffe);
         assertThat(interfaceId >>> 56 & 0x03).as("U/L and I/G bits kept").isEqualTo(GUID >>> 56 & 0x03);
 
         assertThat(gids.get(1).gid()).startsWith("::ffff:198.1");
-        byte[] mapped = Ipv6.parse(gids.get(1).gid());
-        assertThat(Ipv6.isIpv4Mapped(mapped)).isTrue();
+        byte[] mapped = GidText.parse(gids.get(1).gid());
+        assertThat(GidText.isIpv4Mapped(mapped)).isTrue();
         assertThat(s.commandLine()).contains("--listen " + Ipv4.format(ByteBuffer.wrap(mapped, 12, 4).getInt()) + ":7471");
 
-        byte[] global = Ipv6.parse(gids.get(2).gid());
+        byte[] global = GidText.parse(gids.get(2).gid());
         assertThat(global[0] & 0xff).isEqualTo(0x20);
         assertThat(global[1] & 0xff).isEqualTo(0x01);
-        assertThat(Ipv6.half(global, 8)).as("same interface id, same pseudonym").isEqualTo(interfaceId);
+        assertThat(GidText.half(global, 8)).as("same interface id, same pseudonym").isEqualTo(interfaceId);
         assertThat(gids.get(3).gid()).isEqualTo("::");
     }
 
@@ -132,10 +133,10 @@ class PseudonymsTest {
     void ipv6Text_roundTrips_andRejectsNonAddresses() {
         for (String gid : List.of("::", "::1", "fe80::1", "fe80::21b:adff:fec0:ffe1", "::ffff:127.0.0.1",
                 "2001:db8::1:0:0:1", "1:2:3:4:5:6:7:8", "fe80::1:0:0:0")) {
-            assertThat(Ipv6.format(Ipv6.parse(gid))).isEqualTo(gid);
+            assertThat(GidText.format(GidText.parse(gid))).isEqualTo(gid);
         }
         for (String bad : List.of("10:57:45", "1::2::3", "fe80::12345", "::ffff:1.2.3.256", "hostA:7471", "")) {
-            assertThat(Ipv6.parse(bad)).as(bad).isNull();
+            assertThat(GidText.parse(bad)).as(bad).isNull();
         }
     }
 

@@ -4,6 +4,7 @@ import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.ErrnoNames;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.Gid;
@@ -155,6 +156,6 @@ final class ControlMapper {
 
     /** A GID's text as the SESSION's GID table spells it. */
     static String gidText(Gid gid) {
-        return io.rdmatrace.capture.record.GidText.of(gid.raw());
+        return GidText.format(gid.raw());
     }
 }

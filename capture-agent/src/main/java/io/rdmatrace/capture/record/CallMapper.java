@@ -2,6 +2,7 @@ package io.rdmatrace.capture.record;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.WorkRequest;
 import io.rdmatrace.verbs.CallStatus;
@@ -36,7 +37,7 @@ public final class CallMapper {
 
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
-    private final GidText.Cache gids = new GidText.Cache();
+    private final GidCache gids = new GidCache();
 
     public Mapped map(VerbCall call) {
         Attrs.Builder in = inBuilder.clear();
@@ -73,14 +74,14 @@ public final class CallMapper {
             handle = c.contextHandle();
             in.put(Attr.PORT_NUM, c.portNum()).put(Attr.GID_INDEX, c.index());
             if (c.gid() != null) {
-                out.put(Attr.GID, GidText.of(c.gid().raw()));
+                out.put(Attr.GID, GidText.format(c.gid().raw()));
             }
         } else if (call instanceof VerbCall.QueryGidEx c) {
             verb = Verb.IBV_QUERY_GID_EX;
             handle = c.contextHandle();
             in.put(Attr.PORT_NUM, c.portNum()).put(Attr.GID_INDEX, c.index());
             if (c.entry() != null) {
-                out.put(Attr.GID, GidText.of(c.entry().gid().raw()));
+                out.put(Attr.GID, GidText.format(c.entry().gid().raw()));
                 out.put(Attr.GID_TYPE, c.entry().gidType().value());
             }
         } else if (call instanceof VerbCall.QueryPkey c) {

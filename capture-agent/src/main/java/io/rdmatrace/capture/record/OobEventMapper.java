@@ -9,7 +9,7 @@ import io.rdmatrace.trace.OobEvent;
 /** An out-of-band message as the kind and attributes of its OOB trace event (not thread-safe: one per recorder). */
 final class OobEventMapper {
     private final Attrs.Builder builder = Attrs.builder();
-    private final GidText.Cache gids = new GidText.Cache();
+    private final GidCache gids = new GidCache();
 
     static OobEvent.Kind kind(OobMessage m) {
         if (m instanceof OobMessage.Hello || m instanceof OobMessage.Auth) {

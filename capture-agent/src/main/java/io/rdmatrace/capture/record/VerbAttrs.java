@@ -2,6 +2,7 @@ package io.rdmatrace.capture.record;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.PortAttr;
@@ -19,7 +20,7 @@ public final class VerbAttrs {
      * Exactly the ibv_qp_attr fields {@code mask} selects, plus the QP number and the mask itself (what
      * ibv_modify_qp was given). Attributes go in ascending code order: the builder then sorts nothing.
      */
-    public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidText.Cache gids) {
+    public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidCache gids) {
         if (has(mask, QpAttrField.PORT)) {
             b.put(Attr.PORT_NUM, a.portNum());
         }
@@ -100,7 +101,7 @@ public final class VerbAttrs {
     }
 
     /** Same, formatting the GID through {@code gids} (null: no cache); ascending code order. */
-    public static void queryOutputs(Attrs.Builder b, QpQuery q, GidText.Cache gids) {
+    public static void queryOutputs(Attrs.Builder b, QpQuery q, GidCache gids) {
         QpAttr a = q.attr();
         b.put(Attr.SEND_CQ, q.sendCqHandle());
         b.put(Attr.RECV_CQ, q.recvCqHandle());
@@ -139,14 +140,14 @@ public final class VerbAttrs {
     }
 
     /** The address vector's fields (ascending codes); the GID text comes from {@code gids} when given. */
-    public static void ah(Attrs.Builder b, AhAttr ah, GidText.Cache gids) {
+    public static void ah(Attrs.Builder b, AhAttr ah, GidCache gids) {
         b.put(Attr.DLID, ah.dlid());
         b.put(Attr.SL, ah.sl());
         b.put(Attr.SRC_PATH_BITS, ah.srcPathBits());
         b.put(Attr.STATIC_RATE, ah.staticRate());
         b.put(Attr.IS_GLOBAL, ah.isGlobal());
         b.put(Attr.AH_PORT_NUM, ah.portNum());
-        b.put(Attr.DGID, gids != null ? gids.text(ah.grh().dgid()) : GidText.of(ah.grh().dgid().raw()));
+        b.put(Attr.DGID, gids != null ? gids.text(ah.grh().dgid()) : GidText.format(ah.grh().dgid().raw()));
         b.put(Attr.FLOW_LABEL, Integer.toUnsignedLong(ah.grh().flowLabel()));
         b.put(Attr.SGID_INDEX, ah.grh().sgidIndex());
         b.put(Attr.HOP_LIMIT, ah.grh().hopLimit());

@@ -1,11 +1,11 @@
 package io.rdmatrace.capture.replay;
 
-import io.rdmatrace.capture.record.GidText;
 import io.rdmatrace.capture.record.VerbAttrs;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.verbs.AddressHandle;
 import io.rdmatrace.verbs.CallStatus;
@@ -204,7 +204,7 @@ final class ControlCalls {
             gid = o instanceof Outcome.Ok<Gid> ok ? ok.value() : null;
         }
         if (gid != null) {
-            String text = GidText.of(gid.raw());
+            String text = GidText.format(gid.raw());
             out.put(Attr.GID, text);
             s.values.localGid(c.out().text(Attr.GID), text);
             if (!gid.isZero()) {

@@ -7,9 +7,9 @@ import io.rdmatrace.capture.oob.OobObserver;
 import io.rdmatrace.capture.oob.OobServer;
 import io.rdmatrace.capture.oob.OobSettings;
 import io.rdmatrace.capture.oob.QpParams;
-import io.rdmatrace.capture.record.GidText;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.OobEvent;
 
 /**
@@ -110,7 +110,7 @@ final class OobReplay implements AutoCloseable {
     /** The recorded PARAMS with this host's values where the recording had its own. */
     private QpParams fresh(Attrs a) {
         String gid = a.text(Attr.GID);
-        byte[] raw = gid == null ? new byte[QpParams.GID_BYTES] : GidBytes.parse(values.localGid(gid));
+        byte[] raw = gid == null ? new byte[QpParams.GID_BYTES] : GidText.bytes(values.localGid(gid));
         return new QpParams((int) a.get(Attr.CONN_INDEX, 0), (int) values.localQpn(a.get(Attr.QP_NUM, 0)),
                 (int) a.get(Attr.LID, 0), raw, (int) a.get(Attr.GID_INDEX, 0), (int) a.get(Attr.PSN, 0),
                 (int) a.get(Attr.PATH_MTU, 3), values.localAddress(a.get(Attr.ADDR, 0)),
@@ -121,7 +121,7 @@ final class OobReplay implements AutoCloseable {
     /** What the recording was told, mapped to what the peer tells now. */
     private void learn(Attrs recorded, QpParams now) {
         values.remoteQpn(recorded.get(Attr.QP_NUM, 0), Integer.toUnsignedLong(now.qpNum()));
-        values.remoteGid(recorded.text(Attr.GID), GidText.of(now.gid()));
+        values.remoteGid(recorded.text(Attr.GID), GidText.format(now.gid()));
         values.remoteKey(recorded.get(Attr.RKEY, 0), Integer.toUnsignedLong(now.rkey()));
         values.remoteRegion(recorded.get(Attr.ADDR, 0), recorded.get(Attr.LENGTH, 0), now.mrAddr());
     }

@@ -2,6 +2,7 @@ package io.rdmatrace.capture.replay;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.GlobalRoute;
@@ -100,7 +101,7 @@ final class QpAttrs {
     /** The address vector of a recorded modify or create_ah; the destination GID is the peer's as it is now. */
     static AhAttr ah(Attrs in, ValueMap values) {
         String dgid = in.text(Attr.DGID);
-        Gid gid = dgid == null ? Gid.ZERO : Gid.of(GidBytes.parse(values.peerGid(dgid)));
+        Gid gid = dgid == null ? Gid.ZERO : Gid.of(GidText.bytes(values.peerGid(dgid)));
         GlobalRoute grh = new GlobalRoute(gid, (int) in.get(Attr.FLOW_LABEL, 0), (int) in.get(Attr.SGID_INDEX, 0),
                 (int) in.get(Attr.HOP_LIMIT, 0), (int) in.get(Attr.TRAFFIC_CLASS, 0));
         return new AhAttr(grh, (int) in.get(Attr.DLID, 0), (int) in.get(Attr.SL, 0), (int) in.get(Attr.SRC_PATH_BITS, 0),

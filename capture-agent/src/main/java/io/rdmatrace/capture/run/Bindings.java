@@ -3,8 +3,8 @@ package io.rdmatrace.capture.run;
 import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.QpKnobs;
 import io.rdmatrace.capture.config.QpType;
-import io.rdmatrace.capture.record.GidText;
 import io.rdmatrace.capture.scenario.Value;
+import io.rdmatrace.trace.GidText;
 import java.util.List;
 
 /**
@@ -75,7 +75,7 @@ final class Bindings {
             case "local.qp_num": return num(requireQp(slot, name).qpNum());
             case "local.psn": return num(slot.advertisedPsn);
             case "local.lid": return num(state.port.lid());
-            case "local.gid": return Value.text(GidText.of(state.localGid.raw()));
+            case "local.gid": return Value.text(GidText.format(state.localGid.raw()));
             default: break;
         }
         if (!name.startsWith("peer.") && !name.equals("path_mtu") && !name.equals("dest_qpn")) {
@@ -89,7 +89,7 @@ final class Bindings {
             case "peer.qp_num": return num(p.qpNum());
             case "peer.psn": return num(p.psn());
             case "peer.lid": return num(p.lid());
-            case "peer.gid": return Value.text(GidText.of(p.gid()));
+            case "peer.gid": return Value.text(GidText.format(p.gid()));
             case "peer.gid_index": return num(p.gidIndex());
             case "peer.addr": return num(p.mrAddr());
             case "peer.rkey": return num(Integer.toUnsignedLong(p.rkey()));

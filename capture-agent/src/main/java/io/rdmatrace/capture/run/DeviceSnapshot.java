@@ -1,9 +1,9 @@
 package io.rdmatrace.capture.run;
 
-import io.rdmatrace.capture.record.GidText;
 import io.rdmatrace.capture.record.VerbAttrs;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.Gid;
@@ -51,7 +51,7 @@ final class DeviceSnapshot {
             io.rdmatrace.verbs.GidEntry e = typed instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> t ? t.value()
                     : new io.rdmatrace.verbs.GidEntry(ok.value(), i, portNum, GidType.UNKNOWN, 0);
             entries.add(e);
-            gids.add(new GidEntry(portNum, i, GidText.of(e.gid().raw()), Math.max(0, e.gidType().value())));
+            gids.add(new GidEntry(portNum, i, GidText.format(e.gid().raw()), Math.max(0, e.gidType().value())));
         }
     }
 
