@@ -3,6 +3,7 @@ package io.rdmatrace.cli;
 import java.io.PrintWriter;
 import java.util.List;
 
+import io.rdmatrace.analyzer.report.Json;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.GidEntry;
 import io.rdmatrace.verbs.PortAttr;
@@ -249,24 +250,6 @@ final class DevicesFormat {
 
     /** A JSON string literal. */
     static String str(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return Json.string(s);
     }
 }

@@ -3,6 +3,8 @@ package io.rdmatrace.analyzer.export;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import io.rdmatrace.analyzer.report.Json;
+
 /**
  * A small streaming JSON writer (RFC 8259) for the bundle's metadata and the diff report: two-space
  * indentation, every control character escaped, numbers written as given. The project has no JSON
@@ -145,26 +147,6 @@ public final class JsonWriter {
     }
 
     private void string(String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029') {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
+        Json.appendString(out, s, false);
     }
 }

@@ -2,16 +2,27 @@ package io.rdmatrace.analyzer.report;
 
 import java.io.PrintWriter;
 
-/** The few JSON pieces the JSON report needs: escaped strings and literals. */
+/** JSON pieces: escaped strings (the one escaper the analyzer and the CLI use) and literals. */
 public final class Json {
     private Json() {
     }
 
+    /**
+     * A JSON string literal, or {@code null}: the one escaper of the analyzer and the CLI. Quote,
+     * backslash and the C escapes (\n \r \t \b \f) short; other controls, DEL and U+2028/2029 as \\uXXXX.
+     */
     public static String string(String text) {
-        if (text == null) {
-            return "null";
-        }
-        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+        return text == null ? "null" : appendString(new StringBuilder(text.length() + 2), text, false).toString();
+    }
+
+    /** {@link #string} that may also sit inside an HTML script element: &lt; &gt; &amp; as \\uXXXX too. */
+    public static String scriptSafeString(String text) {
+        return text == null ? "null" : appendString(new StringBuilder(text.length() + 2), text, true).toString();
+    }
+
+    /** Appends {@code text} as a JSON string literal. */
+    public static StringBuilder appendString(StringBuilder out, String text, boolean scriptSafe) {
+        out.append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             switch (c) {
@@ -20,8 +31,11 @@ public final class Json {
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029) {
+                    if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029
+                            || scriptSafe && (c == '<' || c == '>' || c == '&')) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
@@ -29,7 +43,7 @@ public final class Json {
                 }
             }
         }
-        return out.append('"').toString();
+        return out.append('"');
     }
 
     public static String number(Long value) {

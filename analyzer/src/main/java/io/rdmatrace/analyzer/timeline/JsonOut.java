@@ -6,6 +6,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Locale;
 
+import io.rdmatrace.analyzer.report.Json;
+
 /**
  * A small streaming JSON writer (objects, arrays, strings, numbers, booleans, null) that puts the
  * commas in. Strings are escaped so the text can also sit inside an HTML {@code <script>} element:
@@ -132,25 +134,7 @@ final class JsonOut {
     }
 
     private void string(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        raw(b.append('"').toString());
+        raw(Json.scriptSafeString(s));
     }
 
     private void raw(String s) {
