@@ -60,6 +60,7 @@ bool sv_ctx_poll_progress(struct sv_context *ctx)
 {
     struct sv_endpoint *ep = ctx->ep;
     atomic_store_explicit(&ep->app_poll_ns, sv_now_ns(), memory_order_relaxed);
+    sv_udp_flush(ep);   /* ACKs held back since the last poll found no datagram to ride with */
     int n = sv_recv_drain(ep, SV_RECV_BUDGET, false);
     sv_ep_tx_resume(ep);
     return n > 0;
@@ -67,6 +68,7 @@ bool sv_ctx_poll_progress(struct sv_context *ctx)
 
 void sv_ctx_poll_stopped(struct sv_context *ctx)
 {
+    sv_udp_flush(ctx->ep);
     if (atomic_exchange(&ctx->ep->app_poll_ns, 0) == 0 || t_progress_ctx == ctx)
         return;
     uint64_t one = 1;
@@ -113,6 +115,7 @@ static void *progress_main(void *arg)
     t_progress_ctx = ctx;
     uint64_t next = 0;
     while (!atomic_load(&ctx->stopping)) {
+        sv_udp_flush(ctx->ep);   /* ACKs held back by an application poll that went away */
         uint64_t now = sv_now_ns();
         uint64_t wait = SV_IDLE_WAKEUP_NS;
         if (next)
@@ -155,6 +158,7 @@ static void *progress_main(void *arg)
         if ((n > 0 && (pfd[0].revents & POLLIN)) || due)
             for (int i = 0; i < SV_RECV_ROUNDS && sv_recv_drain(ctx->ep, SV_RECV_BUDGET, true) == SV_RECV_BUDGET; i++)
                 ;
+        sv_udp_flush(ctx->ep);      /* the ACKs of what was received, in one sendmmsg */
         sv_ep_tx_resume(ctx->ep);   /* ACKs made room, or the wait timed out */
         if (due)
             next = run_timers(ctx, sv_now_ns());

@@ -143,6 +143,8 @@ void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep,
 #define SV_RX_BATCH     16         /* datagrams per recvmmsg */
 #define SV_TX_LIMIT_MIN 32         /* device-wide request PSNs in flight, whatever the buffers */
 #define SV_TX_LIMIT_MAX 128        /* ... and at most: a deeper queue at the peer only adds delay */
+#define SV_TX_COALESCE  16         /* ACKs held back for one sendmmsg */
+#define SV_ACK_WIRE_MAX 64         /* an ACK or atomic ACK datagram: BTH+AETH(+AtomicAckETH)+ICRC */
 
 struct sv_qp;
 struct sv_endpoint {
@@ -172,6 +174,16 @@ struct sv_endpoint {
     pthread_mutex_t wait_lock;       /* the list below and qp->tx_waiting */
     struct sv_qp *wait_head, *wait_tail;
     atomic_bool wait_nonempty;
+    /* ACK coalescing: ACKs made while receiving wait here (tx_lock) and leave with the next
+     * datagram the device sends, in one sendmmsg - in a ping-pong the ACK of a SEND rides with
+     * the answer - or when the receiving thread is done (sv_udp_flush) */
+    pthread_mutex_t tx_lock;
+    atomic_int tx_npending;
+    struct sv_tx_pending {
+        uint32_t dst_ip_be;
+        uint32_t len;
+        uint8_t buf[SV_ACK_WIRE_MAX];
+    } tx_pending[SV_TX_COALESCE];
     /* an application thread that polls an empty CQ receives for the device itself (no thread
      * hand-off on the way to the completion); while it keeps doing so the progress threads
      * leave the socket to it and only run timers (sv_context.c) */
@@ -191,6 +203,14 @@ struct sv_qp *sv_endpoint_lookup_qp(struct sv_endpoint *ep, uint32_t qpn); /* qp
  * socket had no room (EAGAIN/ENOBUFS), nothing was sent or counted - the caller decides. */
 enum sv_tx { SV_TX_SENT, SV_TX_DROPPED, SV_TX_BUSY };
 enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
+/* An ACK: while this thread receives for the device (sv_recv_drain) it is held back to leave
+ * with the next datagram or at the next sv_udp_flush (ACK coalescing, IBA 9.7.5.1.1: ACKs are
+ * cumulative and the responder may delay them); otherwise sent at once. Lost: counted. */
+void sv_udp_send_ack(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len);
+/* Sends the ACKs held back (cheap when there are none). */
+void sv_udp_flush(struct sv_endpoint *ep);
+/* sv_recv.c: true while the calling thread receives for ep (its ACKs may wait). */
+bool sv_recv_in_drain(const struct sv_endpoint *ep);
 /* Transmit pacing (see struct sv_endpoint). The device admits an RC requester one ACK chunk
  * at a time (sv_req_tx_need packets: the rest of a message, up to and including the next
  * packet that asks for an ACK), so whatever it counts in flight is answered by an ACK without

@@ -118,12 +118,20 @@ static struct sv_rx_batch *rx_batch(struct sv_endpoint *ep)
     return b;
 }
 
+static _Thread_local const struct sv_endpoint *t_draining;
+
+bool sv_recv_in_drain(const struct sv_endpoint *ep)
+{
+    return t_draining == ep;
+}
+
 int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait)
 {
     if (wait)
         pthread_mutex_lock(&ep->rx_lock);
     else if (pthread_mutex_trylock(&ep->rx_lock) != 0)
         return 0;   /* another thread is on it */
+    t_draining = ep;
     struct sv_rx_batch *b = rx_batch(ep);
     int total = 0;
     while (b && total < budget) {
@@ -151,6 +159,7 @@ int sv_recv_drain(struct sv_endpoint *ep, int budget, bool wait)
         if (n < want)
             break;
     }
+    t_draining = NULL;
     pthread_mutex_unlock(&ep->rx_lock);
     return total;
 }

@@ -35,6 +35,10 @@ enum sv_tx sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, 
                 sv_opcode_name(pkt->opcode), n);
         return SV_TX_DROPPED;
     }
+    if (pkt->opcode == SV_OP_RC_ACKNOWLEDGE && sv_aeth_type(pkt->aeth.syndrome) == SV_AETH_TYPE_ACK) {
+        sv_udp_send_ack(ep, dst_ip_be, buf, (size_t)n);   /* may wait for company (coalescing) */
+        return SV_TX_SENT;
+    }
     enum sv_tx t = sv_udp_send(ep, dst_ip_be, buf, (size_t)n);
     if (t == SV_TX_BUSY && !sv_mask_has(sv_opcode_info(pkt->opcode)->mask, SV_HDR_REQ)) {
         /* only the requester can hold a packet back; a lost ACK or response is retried by the

@@ -116,6 +116,7 @@ int sv_endpoint_acquire(const struct sv_devcfg *cfg, struct sv_endpoint **out)
     pthread_rwlock_init(&ep->qp_lock, NULL);
     pthread_mutex_init(&ep->rx_lock, NULL);
     pthread_mutex_init(&ep->wait_lock, NULL);
+    pthread_mutex_init(&ep->tx_lock, NULL);
     ep->link_mtu = cfg->link_mtu;
     ep->refcnt = 1;
     ep->next_qpn = SV_FIRST_QPN;
@@ -141,7 +142,9 @@ void sv_endpoint_release(struct sv_endpoint *ep)
         }
     }
     pthread_mutex_unlock(&g_endpoint_lock);
+    sv_udp_flush(ep);
     close(ep->fd);
+    pthread_mutex_destroy(&ep->tx_lock);
     pthread_rwlock_destroy(&ep->qp_lock);
     pthread_mutex_destroy(&ep->rx_lock);
     pthread_mutex_destroy(&ep->wait_lock);
@@ -323,6 +326,58 @@ void sv_ep_tx_resume(struct sv_endpoint *ep)
 
 /* ---- transmit ---- */
 
+static bool busy_errno(int e)
+{
+    return e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == ENOMEM;
+}
+
+static enum sv_tx send_failed(struct sv_endpoint *ep, int e)
+{
+    if (busy_errno(e)) {
+        sv_note(ep, SV_CNT_TX_SOCK_BUSY, "sendto: %s", strerror(e));   /* a full TX ring */
+        return SV_TX_BUSY;
+    }
+    sv_note(ep, SV_CNT_SEND_ERR, "sendto: %s, packet lost", e ? strerror(e) : "short write");
+    return SV_TX_DROPPED;
+}
+
+/* Sends the held-back ACKs and then (buf, len) if given, in one sendmmsg; tx_lock held. The
+ * result is the last datagram's (SV_TX_SENT without one); an ACK that does not leave is lost. */
+static enum sv_tx send_batch(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
+{
+    struct mmsghdr msgs[SV_TX_COALESCE + 1];
+    struct iovec iov[SV_TX_COALESCE + 1];
+    struct sockaddr_in to[SV_TX_COALESCE + 1];
+    int n = atomic_load(&ep->tx_npending);
+    for (int i = 0; i <= n; i++) {
+        bool own = i == n;
+        if (own && !buf)
+            break;
+        to[i] = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons(SV_ROCE_UDP_PORT),
+                                     .sin_addr.s_addr = own ? dst_ip_be : ep->tx_pending[i].dst_ip_be};
+        iov[i] = (struct iovec){.iov_base = own ? (void *)buf : ep->tx_pending[i].buf,
+                                .iov_len = own ? len : ep->tx_pending[i].len};
+        msgs[i].msg_hdr = (struct msghdr){.msg_name = &to[i], .msg_namelen = sizeof to[i], .msg_iov = &iov[i],
+                                          .msg_iovlen = 1};
+    }
+    int total = n + (buf ? 1 : 0);
+    atomic_store(&ep->tx_npending, 0);
+    for (int off = 0; off < total;) {
+        int k = sendmmsg(ep->fd, msgs + off, (unsigned int)(total - off), MSG_DONTWAIT);
+        if (k > 0) {
+            atomic_fetch_add_explicit(&ep->counters[SV_CNT_SENT_PKTS], (uint64_t)k, memory_order_relaxed);
+            off += k;
+            continue;
+        }
+        int e = errno;
+        if (off == n)
+            return send_failed(ep, e);   /* the caller's own datagram: a request can wait */
+        sv_note(ep, SV_CNT_SEND_ERR, "sendmmsg: %s, ACK lost", strerror(e));
+        off++;
+    }
+    return SV_TX_SENT;
+}
+
 enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
 {
     if (len + SV_IPV4_UDP_HDRS > ep->link_mtu) {
@@ -331,6 +386,13 @@ enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t
                 ep->link_mtu);
         return SV_TX_DROPPED;
     }
+    if (atomic_load(&ep->tx_npending) > 0) {
+        /* ACKs are waiting: they go first, with this one, in one system call */
+        pthread_mutex_lock(&ep->tx_lock);
+        enum sv_tx t = send_batch(ep, dst_ip_be, buf, len);
+        pthread_mutex_unlock(&ep->tx_lock);
+        return t;
+    }
     struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(SV_ROCE_UDP_PORT),
                              .sin_addr.s_addr = dst_ip_be};
     ssize_t n = sendto(ep->fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof to);
@@ -338,11 +400,35 @@ enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t
         sv_count(ep, SV_CNT_SENT_PKTS);
         return SV_TX_SENT;
     }
-    int e = n < 0 ? errno : 0;
-    if (e == EAGAIN || e == EWOULDBLOCK || e == ENOBUFS || e == ENOMEM) {
-        sv_note(ep, SV_CNT_TX_SOCK_BUSY, "sendto: %s", strerror(e));   /* a full TX ring */
-        return SV_TX_BUSY;
+    return send_failed(ep, n < 0 ? errno : 0);
+}
+
+void sv_udp_send_ack(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
+{
+    if (!sv_recv_in_drain(ep) || len > SV_ACK_WIRE_MAX) {
+        if (sv_udp_send(ep, dst_ip_be, buf, len) == SV_TX_BUSY)
+            sv_note(ep, SV_CNT_SEND_ERR, "ACK lost: socket busy");
+        return;
     }
-    sv_note(ep, SV_CNT_SEND_ERR, "sendto: %s, packet lost", e ? strerror(e) : "short write");
-    return SV_TX_DROPPED;
+    pthread_mutex_lock(&ep->tx_lock);
+    int n = atomic_load(&ep->tx_npending);
+    if (n == SV_TX_COALESCE) {
+        send_batch(ep, 0, NULL, 0);
+        n = 0;
+    }
+    struct sv_tx_pending *p = &ep->tx_pending[n];
+    p->dst_ip_be = dst_ip_be;
+    p->len = (uint32_t)len;
+    memcpy(p->buf, buf, len);
+    atomic_store(&ep->tx_npending, n + 1);
+    pthread_mutex_unlock(&ep->tx_lock);
+}
+
+void sv_udp_flush(struct sv_endpoint *ep)
+{
+    if (atomic_load(&ep->tx_npending) == 0)
+        return;
+    pthread_mutex_lock(&ep->tx_lock);
+    send_batch(ep, 0, NULL, 0);
+    pthread_mutex_unlock(&ep->tx_lock);
 }
