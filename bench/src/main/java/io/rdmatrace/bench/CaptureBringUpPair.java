@@ -4,7 +4,7 @@ import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.PeerLink;
 import io.rdmatrace.capture.config.QpKnobs;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.config.Workload;
 import io.rdmatrace.capture.oob.OobRole;
 import io.rdmatrace.capture.run.CaptureAgent;
@@ -79,7 +79,7 @@ final class CaptureBringUpPair implements AutoCloseable {
 
     private static CaptureConfig config(Path out, int qps, String host, String device, OobRole role, String endpoint) {
         PeerLink link = new PeerLink(role, endpoint, Optional.empty(), true, Duration.ofSeconds(60), Duration.ofSeconds(60));
-        return new CaptureConfig(host, out, device, 1, link, new Workload(QpType.RC, qps, 64, 1, Op.SEND),
+        return new CaptureConfig(host, out, device, 1, link, new Workload(Transport.RC, qps, 64, 1, Op.SEND),
                 QpKnobs.defaults(), null, Duration.ofSeconds(30), Map.of(), "bench");
     }
 

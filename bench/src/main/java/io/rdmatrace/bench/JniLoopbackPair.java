@@ -6,7 +6,7 @@ import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceList;
 import io.rdmatrace.verbs.Gid;
-import io.rdmatrace.verbs.GidEntry;
+import io.rdmatrace.verbs.IbvGidEntry;
 import io.rdmatrace.verbs.GidType;
 import io.rdmatrace.verbs.MemoryRegion;
 import io.rdmatrace.verbs.Mtu;
@@ -91,8 +91,8 @@ final class JniLoopbackPair implements AutoCloseable {
     private static int roceV2GidIndex(Context ctx, String ip) {
         int len = ctx.queryPort(1).gidTblLen();
         for (int i = 0; i < len; i++) {
-            Outcome<GidEntry> e = ctx.tryQueryGidEntry(1, i);
-            if (e instanceof Outcome.Ok<GidEntry> ok && ok.value().gidType() == GidType.ROCE_V2
+            Outcome<IbvGidEntry> e = ctx.tryQueryGidEntry(1, i);
+            if (e instanceof Outcome.Ok<IbvGidEntry> ok && ok.value().gidType() == GidType.ROCE_V2
                     && ok.value().gid().ipv4().filter(ip::equals).isPresent()) {
                 return i;
             }

@@ -4,7 +4,7 @@ import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.PeerLink;
 import io.rdmatrace.capture.config.QpKnobs;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.config.Workload;
 import io.rdmatrace.capture.oob.OobRole;
 import io.rdmatrace.capture.run.CaptureAgent;
@@ -183,9 +183,9 @@ final class CaptureCommand implements Callable<Integer> {
             // the peer may wait out a whole TC04 before it answers, so a message may take longer than a poll
             Duration messageWait = Duration.ofMillis(Math.max(oobTimeoutMs, 2 * cqTimeoutMs + 5000));
             PeerLink link = new PeerLink(r, endpoint, Optional.ofNullable(token), !noBarrier, Duration.ofMillis(oobTimeoutMs), messageWait);
-            QpType type = parse(QpType.class, qpType, "--qp-type");
+            Transport type = parse(Transport.class, qpType, "--qp-type");
             // a UD message must fit the path MTU (1024 on a 1500-byte link); a larger --size is a fault to ask for
-            int bytes = type == QpType.UD && !spec.commandLine().getParseResult().hasMatchedOption("--size") ? UD_DEFAULT_SIZE : size;
+            int bytes = type == Transport.UD && !spec.commandLine().getParseResult().hasMatchedOption("--size") ? UD_DEFAULT_SIZE : size;
             Workload w = new Workload(type, qps, bytes, iterations, parse(Op.class, op, "--op"));
             QpKnobs k = faults.knobs();
             if (r == OobRole.LISTEN) {

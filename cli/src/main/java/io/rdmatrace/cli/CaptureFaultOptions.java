@@ -1,6 +1,6 @@
 package io.rdmatrace.cli;
 
-import io.rdmatrace.capture.config.Mtu;
+import io.rdmatrace.capture.config.PathMtu;
 import io.rdmatrace.capture.config.PostRecvTiming;
 import io.rdmatrace.capture.config.PsnChoice;
 import io.rdmatrace.capture.config.QpKnobs;
@@ -84,7 +84,7 @@ final class CaptureFaultOptions {
             throw new IllegalArgumentException("--gid-index is an 8-bit sgid_index (0..255), got " + gidIndex);
         }
         io.rdmatrace.capture.run.ScenarioCheck.checkModifyInRts(modifyInRts);
-        return new QpKnobs(pathMtu == null ? null : Mtu.parse(pathMtu), number("--sq-psn", sqPsn),
+        return new QpKnobs(pathMtu == null ? null : PathMtu.parse(pathMtu), number("--sq-psn", sqPsn),
                 advertisePsn == null ? PsnChoice.TRUTH : PsnChoice.parse(advertisePsn), number("--dest-qpn", destQpn), pkeyIndex,
                 gidIndex, !noGrh,
                 mrAccess == null ? null : (int) Symbols.parseFlags(VerbsNames.ACCESS_FLAGS, mrAccess),

@@ -5,7 +5,7 @@ import java.util.List;
 
 import io.rdmatrace.analyzer.report.Json;
 import io.rdmatrace.verbs.DeviceAttr;
-import io.rdmatrace.verbs.GidEntry;
+import io.rdmatrace.verbs.IbvGidEntry;
 import io.rdmatrace.verbs.PortAttr;
 
 /**
@@ -92,7 +92,7 @@ final class DevicesFormat {
         line(out, 3, "active_width", p.activeWidth() + " (" + width(p.activeWidth()) + ")");
         line(out, 3, "active_speed", p.activeSpeed() + " (" + speed(p.activeSpeed()) + ")");
         line(out, 3, "phys_state", physState(p.physState()) + " (" + p.physState() + ")");
-        for (GidEntry g : port.gids()) {
+        for (IbvGidEntry g : port.gids()) {
             line(out, 3, String.format("GID[%3d]", g.gidIndex()), g.gid() + ", " + g.gidType().text()
                     + g.gid().ipv4().map(ip -> " (" + ip + ")").orElse(""));
         }
@@ -235,7 +235,7 @@ final class DevicesFormat {
                 .append(",\"active_speed\":").append(p.activeSpeed())
                 .append(",\"gids\":[");
         for (int i = 0; i < port.gids().size(); i++) {
-            GidEntry g = port.gids().get(i);
+            IbvGidEntry g = port.gids().get(i);
             if (i > 0) {
                 j.append(',');
             }

@@ -8,7 +8,7 @@ import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.Device;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.DeviceList;
-import io.rdmatrace.verbs.GidEntry;
+import io.rdmatrace.verbs.IbvGidEntry;
 import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.PortAttr;
 import io.rdmatrace.verbs.Verbs;
@@ -25,7 +25,7 @@ record DevicesReport(String requestedLibrary, String loadedLibrary, boolean soft
                        List<PortEntry> ports, String error) {
     }
 
-    record PortEntry(int portNum, PortAttr attr, List<GidEntry> gids) {
+    record PortEntry(int portNum, PortAttr attr, List<IbvGidEntry> gids) {
     }
 
     boolean anyError() {
@@ -64,10 +64,10 @@ record DevicesReport(String requestedLibrary, String loadedLibrary, boolean soft
     }
 
     /** The non-zero GIDs (as ibv_devinfo -v lists them); empty or unreadable entries are skipped. */
-    private static List<GidEntry> gids(Context ctx, int port, int tableLength) {
-        List<GidEntry> gids = new ArrayList<>();
+    private static List<IbvGidEntry> gids(Context ctx, int port, int tableLength) {
+        List<IbvGidEntry> gids = new ArrayList<>();
         for (int index = 0; index < tableLength; index++) {
-            if (ctx.tryQueryGidEntry(port, index) instanceof Outcome.Ok<GidEntry> entry && !entry.value().gid().isZero()) {
+            if (ctx.tryQueryGidEntry(port, index) instanceof Outcome.Ok<IbvGidEntry> entry && !entry.value().gid().isZero()) {
                 gids.add(entry.value());
             }
         }

@@ -90,16 +90,16 @@ final class Codec {
                 io.getInt(Slots.PortAttr.PORT_CAP_FLAGS2.ordinal()));
     }
 
-    static GidEntry gidEntry(SlotSource io) {
-        return new GidEntry(Gid.of(io.getBytes16(Slots.GidEntry.GID_0.ordinal())),
+    static IbvGidEntry gidEntry(SlotSource io) {
+        return new IbvGidEntry(Gid.of(io.getBytes16(Slots.GidEntry.GID_0.ordinal())),
                 io.getInt(Slots.GidEntry.GID_INDEX.ordinal()),
                 io.getInt(Slots.GidEntry.PORT_NUM.ordinal()),
                 GidType.of(io.getInt(Slots.GidEntry.GID_TYPE.ordinal())),
                 io.getInt(Slots.GidEntry.NDEV_IFINDEX.ordinal()));
     }
 
-    static AsyncEvent asyncEvent(SlotSource io) {
-        return new AsyncEvent(EventType.of(io.getInt(Slots.AsyncEvent.EVENT_TYPE.ordinal())),
+    static IbvAsyncEvent asyncEvent(SlotSource io) {
+        return new IbvAsyncEvent(EventType.of(io.getInt(Slots.AsyncEvent.EVENT_TYPE.ordinal())),
                 io.get(Slots.AsyncEvent.ELEMENT.ordinal()),
                 io.getInt(Slots.AsyncEvent.QP_NUM.ordinal()),
                 io.getInt(Slots.AsyncEvent.PORT_NUM.ordinal()));

@@ -134,7 +134,7 @@ public final class Context implements AutoCloseable {
         return Codec.outcome("ibv_query_gid", gid, status);
     }
 
-    public GidEntry queryGidEntry(int portNum, int index) {
+    public IbvGidEntry queryGidEntry(int portNum, int index) {
         return tryQueryGidEntry(portNum, index).orThrow();
     }
 
@@ -142,20 +142,20 @@ public final class Context implements AutoCloseable {
      * A GID with its type: {@code ibv_query_gid_ex} when the library has it; otherwise
      * {@code ibv_query_gid} plus the type from sysfs ({@link GidType#UNKNOWN} when absent).
      */
-    public Outcome<GidEntry> tryQueryGidEntry(int portNum, int index) {
+    public Outcome<IbvGidEntry> tryQueryGidEntry(int portNum, int index) {
         if (!verbs.hasQueryGidEx()) {
             Outcome<Gid> gid = tryQueryGid(portNum, index);
             if (!(gid instanceof Outcome.Ok<Gid> ok)) {
                 return new Outcome.Failed<>(gid.verb(), gid.status());
             }
-            GidEntry entry = new GidEntry(ok.value(), index, portNum, sysfsGidType(portNum, index), 0);
+            IbvGidEntry entry = new IbvGidEntry(ok.value(), index, portNum, sysfsGidType(portNum, index), 0);
             return new Outcome.Ok<>(gid.verb(), entry, gid.status());
         }
         long ctx = live("ibv_query_gid_ex");
         CallBuffer io = CallBuffer.acquire(Slots.GidEntry.values().length);
         queryGidEx0(lib(), ctx, portNum, index, io.address());
         CallStatus status = io.status();
-        GidEntry entry = status.ok() ? Codec.gidEntry(io) : null;
+        IbvGidEntry entry = status.ok() ? Codec.gidEntry(io) : null;
         if (observed()) {
             emit(new VerbCall.QueryGidEx(ctx, portNum, index, entry, status));
         }
@@ -293,16 +293,16 @@ public final class Context implements AutoCloseable {
     // ---- async events --------------------------------------------------------------------
 
     /** Waits up to {@code timeout} for one async event (acknowledged at once); empty on timeout. */
-    public Optional<AsyncEvent> getAsyncEvent(Duration timeout) {
+    public Optional<IbvAsyncEvent> getAsyncEvent(Duration timeout) {
         return tryGetAsyncEvent(timeout).orThrow();
     }
 
-    public Outcome<Optional<AsyncEvent>> tryGetAsyncEvent(Duration timeout) {
+    public Outcome<Optional<IbvAsyncEvent>> tryGetAsyncEvent(Duration timeout) {
         long ctx = live("ibv_get_async_event");
         CallBuffer io = CallBuffer.acquire(Slots.AsyncEvent.values().length);
         int got = getAsyncEvent0(lib(), ctx, Codec.timeoutMillis(timeout), io.address());
         CallStatus status = io.status();
-        AsyncEvent event = got == 1 ? Codec.asyncEvent(io) : null;
+        IbvAsyncEvent event = got == 1 ? Codec.asyncEvent(io) : null;
         if (observed()) {
             emit(new VerbCall.GetAsyncEvent(ctx, event, status));
         }

@@ -50,16 +50,6 @@ public enum EventType implements VerbsEnum {
         return text;
     }
 
-    /** QP events carry a QP (man ibv_get_async_event: 1..7 and 16). */
-    public boolean isQpEvent() {
-        return (value >= 1 && value <= 7) || value == 16;
-    }
-
-    /** Port events carry a port number (9..13, 17, 18). */
-    public boolean isPortEvent() {
-        return (value >= 9 && value <= 13) || value == 17 || value == 18;
-    }
-
     public static EventType of(int value) {
         return value >= 0 && value < BY_VALUE.length - 1 ? BY_VALUE[value] : UNKNOWN;
     }

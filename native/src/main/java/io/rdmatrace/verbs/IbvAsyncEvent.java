@@ -6,5 +6,5 @@ package io.rdmatrace.verbs;
  * port and device events; {@code qpNum} is -1 unless it is a QP event; {@code portNum} is 0
  * unless it is a port event.
  */
-public record AsyncEvent(EventType eventType, long elementHandle, int qpNum, int portNum) {
+public record IbvAsyncEvent(EventType eventType, long elementHandle, int qpNum, int portNum) {
 }

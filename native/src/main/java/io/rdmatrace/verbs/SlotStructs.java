@@ -23,11 +23,11 @@ public final class SlotStructs {
         return Codec.portAttr(view(buffer, slot));
     }
 
-    public static GidEntry gidEntry(ByteBuffer buffer, int slot) {
+    public static IbvGidEntry gidEntry(ByteBuffer buffer, int slot) {
         return Codec.gidEntry(view(buffer, slot));
     }
 
-    public static AsyncEvent asyncEvent(ByteBuffer buffer, int slot) {
+    public static IbvAsyncEvent asyncEvent(ByteBuffer buffer, int slot) {
         return Codec.asyncEvent(view(buffer, slot));
     }
 

@@ -50,7 +50,7 @@ public sealed interface VerbCall {
         }
     }
 
-    record QueryGidEx(long contextHandle, int portNum, int index, GidEntry entry, CallStatus status)
+    record QueryGidEx(long contextHandle, int portNum, int index, IbvGidEntry entry, CallStatus status)
             implements VerbCall {
         public String verb() {
             return "ibv_query_gid_ex";
@@ -172,7 +172,7 @@ public sealed interface VerbCall {
     }
 
     /** {@code event} is null when the wait timed out. The event is acknowledged in the same call. */
-    record GetAsyncEvent(long contextHandle, AsyncEvent event, CallStatus status) implements VerbCall {
+    record GetAsyncEvent(long contextHandle, IbvAsyncEvent event, CallStatus status) implements VerbCall {
         public String verb() {
             return "ibv_get_async_event";
         }

@@ -66,7 +66,7 @@ class ControlPathTest {
             assertThat(port.pkeyTblLen()).isPositive();
 
             int v2 = Loopback.roceV2GidIndex(ctx, soft.ipA);
-            GidEntry entry = ctx.queryGidEntry(1, v2);
+            IbvGidEntry entry = ctx.queryGidEntry(1, v2);
             assertThat(entry.gid().ipv4()).contains(soft.ipA);
             assertThat(entry.gidIndex()).isEqualTo(v2);
             assertThat(entry.portNum()).isEqualTo(1);

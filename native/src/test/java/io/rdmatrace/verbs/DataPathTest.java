@@ -249,7 +249,7 @@ class DataPathTest {
         try (Loopback lb = Loopback.connected(soft, QpType.RC)) {
             assertThat(lb.a.ctx.getAsyncEvent(Duration.ofMillis(20))).isEmpty();
             lb.a.qp.modify(QpAttr.builder().qpState(QpState.SQD).enSqdAsyncNotify(1));
-            AsyncEvent event = lb.a.ctx.getAsyncEvent(WAIT).orElseThrow();
+            IbvAsyncEvent event = lb.a.ctx.getAsyncEvent(WAIT).orElseThrow();
             assertThat(event.eventType()).isEqualTo(EventType.SQ_DRAINED);
             assertThat(event.elementHandle()).isEqualTo(lb.a.qp.handle());
             assertThat(event.qpNum()).isEqualTo(lb.a.qp.qpNum());

@@ -114,8 +114,8 @@ final class Loopback implements AutoCloseable {
     static int roceV2GidIndex(Context ctx, String ip) {
         int len = ctx.queryPort(PORT).gidTblLen();
         for (int i = 0; i < len; i++) {
-            Outcome<GidEntry> entry = ctx.tryQueryGidEntry(PORT, i);
-            if (entry instanceof Outcome.Ok<GidEntry> ok && ok.value().gidType() == GidType.ROCE_V2
+            Outcome<IbvGidEntry> entry = ctx.tryQueryGidEntry(PORT, i);
+            if (entry instanceof Outcome.Ok<IbvGidEntry> ok && ok.value().gidType() == GidType.ROCE_V2
                     && ok.value().gid().ipv4().filter(ip::equals).isPresent()) {
                 return i;
             }

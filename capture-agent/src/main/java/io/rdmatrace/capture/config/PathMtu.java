@@ -1,11 +1,11 @@
 package io.rdmatrace.capture.config;
 
 /** enum ibv_mtu (1=256 … 5=4096) and the negotiation both agents do with the exchanged values. */
-public final class Mtu {
+public final class PathMtu {
     public static final int MIN = 1;
     public static final int MAX = 5;
 
-    private Mtu() {
+    private PathMtu() {
     }
 
     /** 256..4096 (a power of two) → enum value; small numbers 1..5 are taken as the enum value itself. */

@@ -3,7 +3,7 @@ package io.rdmatrace.capture.config;
 import java.util.Locale;
 
 /** The QP transport types the agent brings up; values are enum ibv_qp_type. */
-public enum QpType {
+public enum Transport {
     RC(2), UC(3), UD(4);
 
     /** Q_Key both ends use on UD (the value ibv_ud_pingpong uses). */
@@ -11,7 +11,7 @@ public enum QpType {
 
     private final int ibvValue;
 
-    QpType(int ibvValue) {
+    Transport(int ibvValue) {
         this.ibvValue = ibvValue;
     }
 

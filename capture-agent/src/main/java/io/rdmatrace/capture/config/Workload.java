@@ -3,7 +3,7 @@ package io.rdmatrace.capture.config;
 import java.util.Objects;
 
 /** What the connection carries: how many QPs of which type, and the TC04 traffic. */
-public record Workload(QpType qpType, int qps, int size, int iterations, Op op) {
+public record Workload(Transport qpType, int qps, int size, int iterations, Op op) {
     /** Largest message; the MR holds a send and a receive half of this size per QP. */
     public static final int MAX_SIZE = 1 << 24;
 
@@ -26,6 +26,6 @@ public record Workload(QpType qpType, int qps, int size, int iterations, Op op) 
     }
 
     public static Workload defaults() {
-        return new Workload(QpType.RC, 1, 4096, 1, Op.SEND);
+        return new Workload(Transport.RC, 1, 4096, 1, Op.SEND);
     }
 }

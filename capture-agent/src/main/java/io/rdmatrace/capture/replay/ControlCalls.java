@@ -16,6 +16,7 @@ import io.rdmatrace.verbs.Device;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.DeviceList;
 import io.rdmatrace.verbs.Gid;
+import io.rdmatrace.verbs.IbvGidEntry;
 import io.rdmatrace.verbs.MemoryRegion;
 import io.rdmatrace.verbs.NativeMemory;
 import io.rdmatrace.verbs.Outcome;
@@ -191,9 +192,9 @@ final class ControlCalls {
         Gid gid = null;
         int type = 0;
         if (c.verb() == Verb.IBV_QUERY_GID_EX) {
-            Outcome<io.rdmatrace.verbs.GidEntry> o = ctx.tryQueryGidEntry(port, index);
+            Outcome<IbvGidEntry> o = ctx.tryQueryGidEntry(port, index);
             status = o.status();
-            if (o instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> ok) {
+            if (o instanceof Outcome.Ok<IbvGidEntry> ok) {
                 gid = ok.value().gid();
                 type = Math.max(0, ok.value().gidType().value());
                 out.put(Attr.GID_TYPE, ok.value().gidType().value());

@@ -27,6 +27,7 @@ import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.verbs.IbvAsyncEvent;
 import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.Verbs;
 import io.rdmatrace.verbs.VerbsException;
@@ -239,13 +240,13 @@ final class HostReplay {
             return;
         }
         for (int n = 0; n < 64; n++) {
-            Outcome<Optional<io.rdmatrace.verbs.AsyncEvent>> o;
+            Outcome<Optional<IbvAsyncEvent>> o;
             try {
                 o = state.context.tryGetAsyncEvent(wait);
             } catch (RuntimeException closed) {
                 return; // the recording closed the device already
             }
-            if (!(o instanceof Outcome.Ok<Optional<io.rdmatrace.verbs.AsyncEvent>> ok) || ok.value().isEmpty()) {
+            if (!(o instanceof Outcome.Ok<Optional<IbvAsyncEvent>> ok) || ok.value().isEmpty()) {
                 return;
             }
         }
@@ -266,7 +267,7 @@ final class HostReplay {
         }
         drainAsync(state, LAST_ASYNC_WAIT);
         List<String> seen = new ArrayList<>();
-        for (io.rdmatrace.verbs.AsyncEvent a : listener.asyncEvents()) {
+        for (IbvAsyncEvent a : listener.asyncEvents()) {
             seen.add(a.eventType().value() + "/" + (a.qpNum() < 0 ? -1 : a.qpNum()));
         }
         for (AsyncEvent a : p.recordedAsync) {

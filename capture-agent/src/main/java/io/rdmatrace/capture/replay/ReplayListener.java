@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.rdmatrace.capture.record.Recorder;
-import io.rdmatrace.verbs.AsyncEvent;
+import io.rdmatrace.verbs.IbvAsyncEvent;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
@@ -17,7 +17,7 @@ import io.rdmatrace.verbs.VerbsListener;
 /** Hands every replayed verb to the recorder (the new trace) and keeps the async events for the comparison. */
 final class ReplayListener implements VerbsListener {
     private final Recorder recorder;
-    private final List<AsyncEvent> asyncEvents = new ArrayList<>();
+    private final List<IbvAsyncEvent> asyncEvents = new ArrayList<>();
 
     ReplayListener(Recorder recorder) {
         this.recorder = recorder;
@@ -47,7 +47,7 @@ final class ReplayListener implements VerbsListener {
     }
 
     /** The async events seen so far, in arrival order. */
-    List<AsyncEvent> asyncEvents() {
+    List<IbvAsyncEvent> asyncEvents() {
         return List.copyOf(asyncEvents);
     }
 }

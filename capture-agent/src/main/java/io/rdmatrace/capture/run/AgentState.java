@@ -48,7 +48,7 @@ final class AgentState implements AutoCloseable {
         this.localGid = localGid;
         this.recorder = recorder;
         this.server = server;
-        boolean ud = config.workload().qpType() == io.rdmatrace.capture.config.QpType.UD;
+        boolean ud = config.workload().qpType() == io.rdmatrace.capture.config.Transport.UD;
         // SENDs alternate between two receive slots; WRITE/READ use one (see QpSlot)
         int recvSlots = config.workload().op() == io.rdmatrace.capture.config.Op.SEND ? Math.min(2, config.workload().iterations()) : 1;
         for (int i = 0; i < config.workload().qps(); i++) {

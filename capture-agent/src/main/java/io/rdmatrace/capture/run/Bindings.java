@@ -2,7 +2,7 @@ package io.rdmatrace.capture.run;
 
 import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.QpKnobs;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.scenario.Value;
 import io.rdmatrace.trace.GidText;
 import java.util.List;
@@ -58,7 +58,7 @@ final class Bindings {
             case "retry_cnt": return num(k.retryCnt());
             case "rnr_retry": return num(k.rnrRetry());
             case "min_rnr_timer": return num(k.minRnrTimer());
-            case "qkey": return num(Integer.toUnsignedLong(QpType.UD_QKEY));
+            case "qkey": return num(Integer.toUnsignedLong(Transport.UD_QKEY));
             case "delay_rtr": return num(k.delayRtrMs());
             case "qp_type": return num(c.workload().qpType().ibvValue());
             case "op": return Value.text(c.workload().op().label());

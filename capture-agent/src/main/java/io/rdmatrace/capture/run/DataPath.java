@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.run;
 
 import io.rdmatrace.capture.config.Op;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.oob.OobRole;
 import io.rdmatrace.capture.scenario.Expect;
 import io.rdmatrace.verbs.CallStatus;
@@ -55,11 +55,11 @@ final class DataPath {
             case SEND -> {
                 Pattern.fill(slot.memory.buffer(), slot.sendOffset, size, s.role(), slot.index, iter);
                 b.add(StepExecutor.sendWrId(iter), WrOpcode.SEND, signaled).sge(slot.mr, slot.sendOffset, size);
-                if (s.config.workload().qpType() == QpType.UD) {
+                if (s.config.workload().qpType() == Transport.UD) {
                     if (slot.ah == null || slot.peer == null) {
                         throw new StepException("a UD send needs an address handle: put \"create_ah\" after the exchange");
                     }
-                    b.ud(slot.ah, slot.peer.qpNum(), QpType.UD_QKEY);
+                    b.ud(slot.ah, slot.peer.qpNum(), Transport.UD_QKEY);
                 }
             }
             case WRITE -> {
@@ -161,7 +161,7 @@ final class DataPath {
     StepOutcome checkPattern(Op op, QpSlot slot, int iter) {
         requireMr(slot, "check_pattern");
         int size = s.config.workload().size();
-        boolean ud = s.config.workload().qpType() == QpType.UD;
+        boolean ud = s.config.workload().qpType() == Transport.UD;
         int base = slot.recvOffset(op == Op.SEND ? iter : 0);
         int offset = base + (op == Op.SEND && ud ? QpSlot.UD_GRH_BYTES : 0);
         OobRole sender = s.role().peer();

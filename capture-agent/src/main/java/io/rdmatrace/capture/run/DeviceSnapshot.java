@@ -8,6 +8,7 @@ import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.GidType;
+import io.rdmatrace.verbs.IbvGidEntry;
 import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.PortAttr;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ final class DeviceSnapshot {
     final PortAttr port;
     final Attrs portAttrs;
     final List<GidEntry> gids = new ArrayList<>();
-    private final List<io.rdmatrace.verbs.GidEntry> entries = new ArrayList<>();
+    private final List<IbvGidEntry> entries = new ArrayList<>();
 
     DeviceSnapshot(Context ctx, int portNum) {
         DeviceAttr d = ctx.queryDevice();
@@ -47,9 +48,9 @@ final class DeviceSnapshot {
                 continue;
             }
             emptyRun = 0;
-            Outcome<io.rdmatrace.verbs.GidEntry> typed = ctx.tryQueryGidEntry(portNum, i);
-            io.rdmatrace.verbs.GidEntry e = typed instanceof Outcome.Ok<io.rdmatrace.verbs.GidEntry> t ? t.value()
-                    : new io.rdmatrace.verbs.GidEntry(ok.value(), i, portNum, GidType.UNKNOWN, 0);
+            Outcome<IbvGidEntry> typed = ctx.tryQueryGidEntry(portNum, i);
+            IbvGidEntry e = typed instanceof Outcome.Ok<IbvGidEntry> t ? t.value()
+                    : new IbvGidEntry(ok.value(), i, portNum, GidType.UNKNOWN, 0);
             entries.add(e);
             gids.add(new GidEntry(portNum, i, GidText.format(e.gid().raw()), Math.max(0, e.gidType().value())));
         }

@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.run;
 
-import io.rdmatrace.capture.config.Mtu;
+import io.rdmatrace.capture.config.PathMtu;
 import io.rdmatrace.capture.config.PeerLink;
 import io.rdmatrace.capture.oob.OobChannel;
 import io.rdmatrace.capture.oob.OobEndpoint;
@@ -49,10 +49,10 @@ final class PeerExchange {
         try {
             List<QpParams> remote = channel().exchangeParams(local);
             Integer override = s.config.knobs().pathMtu();
-            int activeMtu = Math.max(Mtu.MIN, s.port.activeMtu().value());
+            int activeMtu = Math.max(PathMtu.MIN, s.port.activeMtu().value());
             for (QpSlot slot : s.slots) {
                 slot.peer = remote.get(slot.index);
-                slot.pathMtu = Mtu.negotiate(activeMtu, slot.peer.pathMtu(), override);
+                slot.pathMtu = PathMtu.negotiate(activeMtu, slot.peer.pathMtu(), override);
             }
             QpParams first = remote.get(0);
             return StepOutcome.ok(String.format("peer %s QPN 0x%06x", s.channel.peerHello().hostId(), first.qpNum()));

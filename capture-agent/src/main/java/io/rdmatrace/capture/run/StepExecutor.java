@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.run;
 
-import io.rdmatrace.capture.config.Mtu;
+import io.rdmatrace.capture.config.PathMtu;
 import io.rdmatrace.capture.oob.QpParams;
 import io.rdmatrace.capture.scenario.Action;
 import io.rdmatrace.capture.scenario.Expect;
@@ -200,7 +200,7 @@ final class StepExecutor {
                 throw new StepException("exchange needs every QP and MR: create them first (qp#" + slot.index + " is missing)");
             }
             list.add(new QpParams(slot.index, slot.qp.qpNum(), s.port.lid(), s.localGid.raw(), s.gidIndex,
-                    slot.advertisedPsn, Math.max(Mtu.MIN, activeMtu), slot.mr.address(), slot.mr.rkey(), slot.mr.length(),
+                    slot.advertisedPsn, Math.max(PathMtu.MIN, activeMtu), slot.mr.address(), slot.mr.rkey(), slot.mr.length(),
                     s.config.knobs().pkeyIndex(), s.config.workload().qpType().ibvValue()));
         }
         return list;

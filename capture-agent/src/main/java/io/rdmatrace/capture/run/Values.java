@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.run;
 
-import io.rdmatrace.capture.config.Mtu;
+import io.rdmatrace.capture.config.PathMtu;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.Symbols;
 import io.rdmatrace.capture.scenario.Value;
@@ -41,9 +41,9 @@ final class Values {
 
     static int mtu(Value v) {
         if (v instanceof Value.Num n) {
-            return n.value() >= 1 && n.value() <= 5 ? (int) n.value() : parse(() -> (long) Mtu.parse(Long.toString(n.value()))).intValue();
+            return n.value() >= 1 && n.value() <= 5 ? (int) n.value() : parse(() -> (long) PathMtu.parse(Long.toString(n.value()))).intValue();
         }
-        return parse(() -> (long) Mtu.parse(v.toString())).intValue();
+        return parse(() -> (long) PathMtu.parse(v.toString())).intValue();
     }
 
     static int accessFlags(Value v) {

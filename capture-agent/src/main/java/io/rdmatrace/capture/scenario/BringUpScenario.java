@@ -3,7 +3,7 @@ package io.rdmatrace.capture.scenario;
 import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.PostRecvTiming;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +22,7 @@ public final class BringUpScenario {
     }
 
     public static ScenarioSpec build(CaptureConfig config) {
-        QpType type = config.workload().qpType();
+        Transport type = config.workload().qpType();
         Op op = config.workload().op();
         // only SENDs consume receives; an RDMA WRITE/READ test posts none
         PostRecvTiming postRecv = op == Op.SEND ? config.knobs().postRecv() : PostRecvTiming.NEVER;
@@ -45,13 +45,13 @@ public final class BringUpScenario {
     }
 
     /** RESET→RTS with the attributes RTR→RTS would need: every device must refuse it and stay in RESET. */
-    private static TestCase tc02(QpType type) {
+    private static TestCase tc02(Transport type) {
         Map<QpField, Value> attrs = rtsAttrs(type);
         return new TestCase("TC02", "illegal transition probe", false, true, Value.num(1), List.of(
                 new Step(new Action.ModifyQp(attrs, null), Expect.failure().withQpState(0))));
     }
 
-    private static TestCase tc03(CaptureConfig config, QpType type, PostRecvTiming postRecv) {
+    private static TestCase tc03(CaptureConfig config, Transport type, PostRecvTiming postRecv) {
         List<Step> steps = new ArrayList<>();
         steps.add(modify(initAttrs(type), 1));
         if (postRecv == PostRecvTiming.BEFORE_RTR) {
@@ -63,7 +63,7 @@ public final class BringUpScenario {
         }
         steps.add(modify(rtrAttrs(type, config.knobs().grh()), 2));
         steps.add(modify(rtsAttrs(type), 3));
-        if (type == QpType.UD) {
+        if (type == Transport.UD) {
             steps.add(Step.of(new Action.CreateAh()));
         }
         if (!config.knobs().modifyInRts().isEmpty()) {
@@ -104,12 +104,12 @@ public final class BringUpScenario {
         return new Step(new Action.ModifyQp(attrs, null), Expect.OK.withQpState(expectedState));
     }
 
-    static Map<QpField, Value> initAttrs(QpType type) {
+    static Map<QpField, Value> initAttrs(Transport type) {
         Map<QpField, Value> a = new LinkedHashMap<>();
         a.put(QpField.QP_STATE, Value.text("INIT"));
         a.put(QpField.PKEY_INDEX, Value.ref("pkey_index"));
         a.put(QpField.PORT_NUM, Value.ref("ib_port"));
-        if (type == QpType.UD) {
+        if (type == Transport.UD) {
             a.put(QpField.QKEY, Value.ref("qkey"));
         } else {
             a.put(QpField.QP_ACCESS_FLAGS, Value.ref("qp_access"));
@@ -117,16 +117,16 @@ public final class BringUpScenario {
         return a;
     }
 
-    static Map<QpField, Value> rtrAttrs(QpType type, boolean grh) {
+    static Map<QpField, Value> rtrAttrs(Transport type, boolean grh) {
         Map<QpField, Value> a = new LinkedHashMap<>();
         a.put(QpField.QP_STATE, Value.text("RTR"));
-        if (type == QpType.UD) {
+        if (type == Transport.UD) {
             return a;
         }
         a.put(QpField.PATH_MTU, Value.ref("path_mtu"));
         a.put(QpField.DEST_QP_NUM, Value.ref("dest_qpn"));
         a.put(QpField.RQ_PSN, Value.ref("peer.psn"));
-        if (type == QpType.RC) {
+        if (type == Transport.RC) {
             a.put(QpField.MAX_DEST_RD_ATOMIC, Value.num(1));
             a.put(QpField.MIN_RNR_TIMER, Value.ref("min_rnr_timer"));
         }
@@ -142,16 +142,16 @@ public final class BringUpScenario {
         return a;
     }
 
-    static Map<QpField, Value> rtsAttrs(QpType type) {
+    static Map<QpField, Value> rtsAttrs(Transport type) {
         Map<QpField, Value> a = new LinkedHashMap<>();
         a.put(QpField.QP_STATE, Value.text("RTS"));
-        if (type == QpType.RC) {
+        if (type == Transport.RC) {
             a.put(QpField.TIMEOUT, Value.ref("timeout"));
             a.put(QpField.RETRY_CNT, Value.ref("retry_cnt"));
             a.put(QpField.RNR_RETRY, Value.ref("rnr_retry"));
         }
         a.put(QpField.SQ_PSN, Value.ref("sq_psn"));
-        if (type == QpType.RC) {
+        if (type == Transport.RC) {
             a.put(QpField.MAX_RD_ATOMIC, Value.num(1));
         }
         return a;

@@ -42,20 +42,20 @@ class ConfigParsingTest {
 
     @Test
     void mtu_bytesOrEnumAndNegotiation() {
-        assertThat(Mtu.parse("4096")).isEqualTo(5);
-        assertThat(Mtu.parse("256")).isEqualTo(1);
-        assertThat(Mtu.parse("IBV_MTU_1024")).isEqualTo(3);
-        assertThat(Mtu.parse("3")).isEqualTo(3);
-        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> Mtu.parse("1500"))).hasMessageContaining("256, 512");
-        assertThat(Mtu.negotiate(3, 5, null)).isEqualTo(3);
-        assertThat(Mtu.negotiate(5, 3, 5)).isEqualTo(5);
+        assertThat(PathMtu.parse("4096")).isEqualTo(5);
+        assertThat(PathMtu.parse("256")).isEqualTo(1);
+        assertThat(PathMtu.parse("IBV_MTU_1024")).isEqualTo(3);
+        assertThat(PathMtu.parse("3")).isEqualTo(3);
+        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> PathMtu.parse("1500"))).hasMessageContaining("256, 512");
+        assertThat(PathMtu.negotiate(3, 5, null)).isEqualTo(3);
+        assertThat(PathMtu.negotiate(5, 3, 5)).isEqualTo(5);
     }
 
     @Test
     void workload_refusesOpsTheQpTypeCannotDo() {
-        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> new Workload(QpType.UD, 1, 64, 1, Op.WRITE)))
+        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> new Workload(Transport.UD, 1, 64, 1, Op.WRITE)))
                 .hasMessageContaining("--op write").hasMessageContaining("UD");
-        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> new Workload(QpType.UC, 1, 64, 1, Op.READ)))
+        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> new Workload(Transport.UC, 1, 64, 1, Op.READ)))
                 .hasMessageContaining("UC");
     }
 

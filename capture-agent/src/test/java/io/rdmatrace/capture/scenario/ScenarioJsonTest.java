@@ -7,7 +7,7 @@ import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.PostRecvTiming;
 import io.rdmatrace.capture.config.PsnChoice;
 import io.rdmatrace.capture.config.QpKnobs;
-import io.rdmatrace.capture.config.QpType;
+import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.config.Workload;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +32,7 @@ class ScenarioJsonTest {
 
     @Test
     void everyVariant_roundTripsThroughJson() {
-        for (QpType type : QpType.values()) {
+        for (Transport type : Transport.values()) {
             for (Op op : Op.values()) {
                 if (!type.supports(op)) {
                     continue;
