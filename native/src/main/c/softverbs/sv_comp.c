@@ -1,6 +1,7 @@
-/* The completer: turns ACKs, NAKs and READ/atomic responses into send completions and runs the
- * retransmit and RNR timers (rdma-facts §3.4, §3.7). Completion building and the flush on
- * error are in sv_complete.c. Everything here runs with qp->lock held. */
+/* The completer: turns ACKs, NAKs and READ/atomic responses into send completions, and acts
+ * when the retransmit or RNR timer expires (rdma-facts §3.4, §3.7). The timers themselves are in
+ * sv_progress.c, completion building and the flush on error in sv_wc.c. Everything here runs
+ * with qp->lock held. */
 #include <string.h>
 
 #include "sv_hdr.h"
@@ -12,32 +13,6 @@ static const uint32_t rnr_timer_10us[32] = {
     65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
     256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
 };
-
-/* ---- timers ---- */
-
-uint64_t sv_qp_timeout_ns(const struct sv_qp *qp)
-{
-    /* local ACK timeout: 4.096 us * 2^timeout, 0 = wait forever (IBA 11.2.4.2) */
-    return qp->attr.timeout ? 4096ull << qp->attr.timeout : 0;
-}
-
-void sv_qp_arm_retrans(struct sv_qp *qp, uint64_t now)
-{
-    uint64_t t = sv_qp_timeout_ns(qp);
-    if (!t || qp->comp.retrans_at)
-        return;
-    qp->comp.retrans_at = now + t;
-    sv_ctx_timer_armed(qp->ctx, qp->comp.retrans_at);
-}
-
-static void restart_retrans(struct sv_qp *qp)
-{
-    uint64_t t = sv_qp_timeout_ns(qp);
-    bool outstanding = qp->comp.psn != qp->req.psn;
-    qp->comp.retrans_at = (t && outstanding) ? sv_now_ns() + t : 0;
-    if (qp->comp.retrans_at)
-        sv_ctx_timer_armed(qp->ctx, qp->comp.retrans_at);
-}
 
 static void retry(struct sv_qp *qp)
 {
@@ -78,27 +53,6 @@ void sv_comp_rnr_expired(struct sv_qp *qp)
 {
     sv_req_rewind(qp);
     sv_req_run(qp);
-}
-
-uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now)
-{
-    if (qp->state != IBV_QPS_RTS && qp->state != IBV_QPS_SQD)
-        return 0;
-    if (qp->comp.rnr_at && now >= qp->comp.rnr_at) {
-        qp->comp.rnr_at = 0;
-        sv_comp_rnr_expired(qp);
-    }
-    if (qp->comp.retrans_at && now >= qp->comp.retrans_at) {
-        qp->comp.retrans_at = 0;
-        sv_comp_retrans_timeout(qp);
-    }
-    sv_qp_tx_sync(qp);
-    uint64_t a = qp->comp.rnr_at, b = qp->comp.retrans_at;
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    return a < b ? a : b;
 }
 
 /* ---- acknowledgements ---- */
@@ -142,7 +96,7 @@ static void progress(struct sv_qp *qp)
     qp->comp.retry_left = qp->attr.retry_cnt;   /* counters reload on forward progress */
     qp->comp.rnr_left = qp->attr.rnr_retry;
     qp->comp.retrying = false;
-    restart_retrans(qp);
+    sv_qp_restart_retrans(qp);
 }
 
 static enum ibv_wc_status nak_status(uint8_t syndrome)
@@ -208,8 +162,7 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         sv_req_rewind(qp);
         qp->comp.retrans_at = 0;
         qp->comp.retrying = true;   /* the RNR timer rewinds to psn: NAKs for it add nothing */
-        qp->comp.rnr_at = sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull;
-        sv_ctx_timer_armed(qp->ctx, qp->comp.rnr_at);
+        sv_qp_arm_rnr(qp, sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull);
         return;
     }
     if (syn == SV_NAK_PSN_SEQ_ERR) {

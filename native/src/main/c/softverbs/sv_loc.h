@@ -288,9 +288,8 @@ enum sv_event_obj { SV_EVOBJ_NONE, SV_EVOBJ_QP, SV_EVOBJ_CQ, SV_EVOBJ_SRQ, SV_EV
 /* Queues an async event for ibv_get_async_event (safe from any thread, never blocks). */
 void sv_ctx_async_event(struct sv_context *ctx, enum ibv_event_type type,
                         enum sv_event_obj kind, uint64_t uid);
-/* A QP timer was armed for `when`: the progress thread sleeps no longer than that. Cheap: the
- * thread rescans its QPs' timers only when one is due, not after every packet. */
-void sv_ctx_timer_armed(struct sv_context *ctx, uint64_t when);
+/* sv_progress.c: the progress thread (started by ibv_open_device), the QP timers below, and: */
+void *sv_progress_main(void *ctx);
 /* Called by ibv_poll_cq when the CQ is empty: receives and processes what has arrived for the
  * context's device in the calling thread; true if anything was processed. */
 bool sv_ctx_poll_progress(struct sv_context *ctx);
@@ -650,17 +649,22 @@ void sv_qp_fail_at(struct sv_qp *qp, uint32_t idx, enum ibv_wc_status st);
 void sv_qp_flush(struct sv_qp *qp);
 /* Raises IBV_EVENT_SQ_DRAINED once an SQD QP has nothing in flight. */
 void sv_comp_check_drained(struct sv_qp *qp);
-/* sv_complete.c - completion helpers (qp->lock held); vendor_err comes from the personality.
+/* sv_wc.c - work completions (qp->lock held); vendor_err comes from the personality.
  * complete_head completes the oldest send WQE in order and drops it from the SQ. */
 void sv_qp_complete_head(struct sv_qp *qp, enum ibv_wc_status st);
 void sv_qp_complete_send(struct sv_qp *qp, const struct sv_send_wqe *wqe, enum ibv_wc_status st);
 bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st,
                          enum ibv_wc_opcode op, uint32_t byte_len, uint32_t imm_be,
                          unsigned int wc_flags, uint32_t src_qp, bool solicited);
-/* Arms the retransmit timer / RNR wait and wakes the owning progress thread. */
+/* sv_progress.c - QP timers (qp->lock held). arm_retrans starts the retransmit timer unless it
+ * runs, restart_retrans restarts it from now while anything is unacknowledged (off otherwise),
+ * arm_rnr starts the RNR wait until `when`; each tells the owning progress thread. */
 void sv_qp_arm_retrans(struct sv_qp *qp, uint64_t now);
+void sv_qp_restart_retrans(struct sv_qp *qp);
+void sv_qp_postpone_retrans(struct sv_qp *qp);   /* a running timer counts from now */
+void sv_qp_arm_rnr(struct sv_qp *qp, uint64_t when);
 uint64_t sv_qp_timeout_ns(const struct sv_qp *qp);
-/* Runs expired timers; returns the QP's next deadline (0 = none). qp->lock held. */
+/* Runs expired timers; returns the QP's next deadline (0 = none). */
 uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now);
 int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 int sv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
@@ -670,7 +674,7 @@ int sv_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
 
 /* ======================================================================================
  * sv_req.c (requester: WQEs to packets), sv_comp.c (completer: ACKs/responses to
- * completions, timers), sv_resp.c (responder: requests to data, ACKs, NAKs),
+ * completions, expired timers), sv_resp.c (responder: requests to data, ACKs, NAKs),
  * sv_recv.c (routing of received datagrams)
  * ====================================================================================== */
 struct sv_pkt;

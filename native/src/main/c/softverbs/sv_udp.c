@@ -313,8 +313,7 @@ void sv_ep_tx_resume(struct sv_endpoint *ep)
             pthread_mutex_unlock(&ep->wait_lock);
             /* time spent parked on this device's limit is not time the peer failed to answer:
              * the ACK timeout of what is in flight counts from now */
-            if (qp->comp.retrans_at)
-                qp->comp.retrans_at = sv_now_ns() + sv_qp_timeout_ns(qp);
+            sv_qp_postpone_retrans(qp);
             sv_req_run(qp);
         }
         pthread_mutex_unlock(&qp->lock);

@@ -1,4 +1,4 @@
-/* Completions: building work completions (vendor_err from the personality), completing send
+/* Work completions: building them (vendor_err from the personality), completing send
  * WQEs in order, and the error path - a QP moved to ERR completes the WQE that failed with its
  * status and flushes everything else with IBV_WC_WR_FLUSH_ERR (IBA 10.3.1, rdma-facts §3.7).
  * Everything here runs with qp->lock held. */
