@@ -16,8 +16,9 @@ static const uint32_t rnr_timer_10us[32] = {
 
 static void retry(struct sv_qp *qp)
 {
-    sv_note(qp->ctx->ep, SV_CNT_COMPLETER_RETRY_ERR, "QP 0x%x: retry from PSN 0x%06x, %u retries left",
-            qp->ibqp.qp_num, qp->comp.psn, qp->comp.retry_left);
+    sv_note(qp->ctx->ep, SV_CNT_COMPLETER_RETRY_ERR, "QP 0x%x: retry from PSN 0x%06x, %u retries left "
+            "(requester %s, completer %s)", qp->ibqp.qp_num, qp->comp.psn, qp->comp.retry_left,
+            sv_req_stage_name[sv_req_stage_of(qp)], sv_comp_stage_name[sv_comp_stage_of(qp)]);
     if (qp->comp.retry_left == 0) {
         sv_note(qp->ctx->ep, SV_CNT_RETRY_EXCEEDED_ERR, "QP 0x%x: retry_cnt %u exhausted", qp->ibqp.qp_num,
                 qp->attr.retry_cnt);
@@ -41,11 +42,11 @@ void sv_comp_retrans_timeout(struct sv_qp *qp)
     const struct sv_send_wqe *w = sv_sq_at(qp, qp->req.idx);
     bool mid = qp->req.idx != qp->sq.tail && w->started && qp->req.offset > 0;
     sv_note(ep, SV_CNT_LOCAL_ACK_TIMEOUT_ERR, "QP 0x%x: no ACK for PSN 0x%06x within %llu us (%u PSNs out, "
-            "last sent PSN 0x%06x%s, %s, device %d of %d in flight)",
+            "last sent PSN 0x%06x%s; requester %s, completer %s; device %d of %d in flight)",
             qp->ibqp.qp_num, qp->comp.psn, (unsigned long long)(sv_qp_timeout_ns(qp) / 1000),
             (qp->req.psn - qp->comp.psn) & SV_PSN_MASK, (qp->req.psn - 1) & SV_PSN_MASK,
-            mid ? ", inside a message" : "", qp->tx_waiting ? "waiting for the device" : "not waiting",
-            atomic_load(&ep->tx_inflight), ep->tx_limit);
+            mid ? ", inside a message" : "", sv_req_stage_name[sv_req_stage_of(qp)],
+            sv_comp_stage_name[sv_comp_stage_of(qp)], atomic_load(&ep->tx_inflight), ep->tx_limit);
     retry(qp);
 }
 

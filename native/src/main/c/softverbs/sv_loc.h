@@ -543,7 +543,8 @@ struct sv_comp_state {               /* completer (sv_comp.c) */
     bool retrying;                   /* a retry from comp.psn is under way (rxe started_retry) */
 };
 
-enum sv_resp_msg { SV_RESP_IDLE, SV_RESP_IN_SEND, SV_RESP_IN_WRITE };
+enum sv_resp_msg { SV_RESP_IDLE, SV_RESP_IN_SEND, SV_RESP_IN_WRITE, SV_RESP__COUNT };
+extern const char *const sv_resp_msg_name[SV_RESP__COUNT];
 
 struct sv_atomic_saved {             /* replay of duplicate atomics (IBA 9.7.5.1.3) */
     uint32_t psn;
@@ -707,6 +708,30 @@ bool sv_resp_finish_wqe(struct sv_qp *qp, enum ibv_wc_status st, enum ibv_wc_opc
 uint32_t sv_resp_wqe_len(struct sv_qp *qp);
 bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m);
 bool sv_resp_qp_allows(const struct sv_qp *qp, sv_hdr_mask_t m);
+
+/* sv_stage.c: what the requester and the completer are doing, by name (SOFTVERBS_LOG). */
+enum sv_req_stage {
+    SV_REQ_STOPPED,              /* QP not in RTS/SQD */
+    SV_REQ_IDLE,                 /* nothing left to send */
+    SV_REQ_SENDING,
+    SV_REQ_WAIT_DEVICE,          /* parked: the device's in-flight limit or a busy socket */
+    SV_REQ_WAIT_WINDOW,          /* the QP's own 128-PSN window is full */
+    SV_REQ_WAIT_RD_ATOMIC,       /* initiator depth reached, or a fence */
+    SV_REQ_WAIT_RNR,             /* waiting out an RNR NAK */
+    SV_REQ__COUNT
+};
+enum sv_comp_stage {
+    SV_COMP_STOPPED,             /* QP not in RTS/SQD/SQE */
+    SV_COMP_IDLE,                /* everything sent is acknowledged */
+    SV_COMP_WAIT_ACK,
+    SV_COMP_RETRYING,            /* a retry from the oldest unacknowledged PSN is under way */
+    SV_COMP_WAIT_RNR,
+    SV_COMP__COUNT
+};
+extern const char *const sv_req_stage_name[SV_REQ__COUNT];
+extern const char *const sv_comp_stage_name[SV_COMP__COUNT];
+enum sv_req_stage sv_req_stage_of(const struct sv_qp *qp);
+enum sv_comp_stage sv_comp_stage_of(const struct sv_qp *qp);
 
 /* sv_gsi.c: a valid packet for QPN 1 goes to the attached MAD handler (or is counted). */
 void sv_gsi_dispatch(struct sv_endpoint *ep, const struct sv_pkt *pkt, uint32_t src_ip_be);

@@ -141,6 +141,7 @@ bool sv_resp_sequence_ok(const struct sv_qp *qp, sv_hdr_mask_t m)
     case SV_RESP_IDLE: return sv_mask_has(m, SV_HDR_START);
     case SV_RESP_IN_SEND: return !sv_mask_has(m, SV_HDR_START) && sv_mask_has(m, SV_HDR_SEND);
     case SV_RESP_IN_WRITE: return !sv_mask_has(m, SV_HDR_START) && sv_mask_has(m, SV_HDR_WRITE);
+    case SV_RESP__COUNT: break;
     }
     return false;
 }
@@ -284,8 +285,9 @@ static void rc_request(struct sv_qp *qp, const struct sv_pkt *pkt, sv_hdr_mask_t
     int cmp = sv_psn_compare(pkt->psn, r->epsn);
     if (cmp > 0) {
         /* a gap: one PSN Sequence Error NAK carrying ePSN, then silence until it arrives */
-        sv_note(qp->ctx->ep, SV_CNT_OUT_OF_SEQ_REQUEST, "QP 0x%x: PSN 0x%06x ahead of ePSN 0x%06x%s",
-                qp->ibqp.qp_num, pkt->psn, r->epsn, r->nak_sent ? ", dropped behind the NAK already sent" : ", sequence NAK sent");
+        sv_note(qp->ctx->ep, SV_CNT_OUT_OF_SEQ_REQUEST, "QP 0x%x: PSN 0x%06x ahead of ePSN 0x%06x (%s)%s",
+                qp->ibqp.qp_num, pkt->psn, r->epsn, sv_resp_msg_name[r->msg],
+                r->nak_sent ? ", dropped behind the NAK already sent" : ", sequence NAK sent");
         if (!r->nak_sent) {
             r->nak_sent = true;
             send_aeth(qp, SV_OP_RC_ACKNOWLEDGE, SV_NAK_PSN_SEQ_ERR, r->epsn, 0);
