@@ -51,3 +51,6 @@ SELECT host, qp_num::BIGINT,
            || override_note(host, '--modify-in-rts')
 FROM changed
 WHERE before IS NOT NULL AND before <> x.req AND from_state IN (2, 3, 4)
+  -- a value rdma_cm set, changed by the program itself: cm-attr-overridden reports it
+  AND NOT (EXISTS (SELECT 1 FROM _cm_nested n WHERE n.host = changed.host AND n.seq = changed.before_seq)
+           AND NOT EXISTS (SELECT 1 FROM _cm_nested n WHERE n.host = changed.host AND n.seq = changed.seq))
