@@ -16,12 +16,12 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
 
-import io.rdmatrace.analyzer.export.BundleInputs;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.PackedTraces;
 import io.rdmatrace.analyzer.load.Schema;
 import io.rdmatrace.analyzer.load.TraceLoader;
+import io.rdmatrace.analyzer.load.bundle.BundleInputs;
 import io.rdmatrace.trace.TraceEvent;
 
 /**

@@ -6,9 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
-import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisResult;
-import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
@@ -39,12 +38,12 @@ public final class AnalyzeLoadRun {
         int runs = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         TraceSet set = ensureTrace(dir, qpPairs, dataEvents);
         for (int run = 1; run <= runs; run++) {
-            try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-                LoadReport load = db.load(List.of(set.root()));
+            try (Analysis analysis = Analysis.open(List.of(set.root()))) {
+                LoadReport load = analysis.load();
                 long t0 = System.nanoTime();
-                db.finishLoading();
+                analysis.finish();
                 long derive = System.nanoTime() - t0;
-                AnalysisResult result = Analyzer.analyze(db, load, RuleCatalog.builtin());
+                AnalysisResult result = analysis.analyze(RuleCatalog.builtin());
                 System.out.printf(Locale.ROOT, "run %d: %,d events loaded in %.2f s = %,.0f events/s; views %.2f s; "
                                 + "%d rules %.2f s; %d findings%n", run, load.events(), load.elapsedNanos() / 1e9,
                         load.events() / (load.elapsedNanos() / 1e9), derive / 1e9, result.outcomes().size(),

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisDatabase;
 import io.rdmatrace.analyzer.AnalysisResult;
-import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
@@ -109,8 +109,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 throw new EnvironmentException(folder + ": no such folder");
             }
         }
-        try (AnalysisDatabase database = open()) {
-            LoadReport load = database.load(folders);
+        try (Analysis analysis = Analysis.open(open(), folders)) {
+            LoadReport load = analysis.load();
             if (!load.anyReadable() && load.hosts().stream().noneMatch(h -> !h.status().equals("IGNORED"))) {
                 throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(folders + ": no host trace found") : load.rootProblems()));
@@ -122,13 +122,12 @@ final class AnalyzeCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(), "--pcap takes HOST=FILE, not '" + pcap + "'");
                 }
                 try {
-                    database.loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
+                    analysis.database().loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
                 } catch (IOException e) {
                     throw new UserDataException("--pcap " + pcap + ": " + e.getMessage(), e);
                 }
             }
-            database.finishLoading();
-            AnalysisResult result = Analyzer.analyze(database, load, rules);
+            AnalysisResult result = analysis.analyze(rules);
             for (RuleProblem problem : result.ruleProblems()) {
                 err().println(prefix() + "rule not run: " + problem);
             }

@@ -7,9 +7,9 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.rdmatrace.analyzer.export.BundleException;
-import io.rdmatrace.analyzer.export.BundleLayout;
 import io.rdmatrace.analyzer.export.BundleWriter;
+import io.rdmatrace.analyzer.load.bundle.BundleException;
+import io.rdmatrace.analyzer.load.bundle.BundleLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.show.EventPrinter;
 import io.rdmatrace.analyzer.show.EventQuery;
@@ -68,14 +68,13 @@ final class ShowCommand implements Callable<Integer> {
         }
         List<ShownEvent> shown = new ArrayList<>();
         List<String> missing = new ArrayList<>();
-        try (AnalysisDatabase database = AnalysisDatabase.inMemory()) {
-            LoadReport load = database.load(List.of(trace));
+        try (Analysis analysis = Analysis.open(List.of(trace))) {
+            LoadReport load = analysis.load();
             if (!load.anyReadable()) {
                 throw new UserDataException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(trace + ": no readable host trace") : load.rootProblems()));
             }
-            database.finishLoading();
-            EventQuery query = new EventQuery(database.connection());
+            EventQuery query = new EventQuery(analysis.connection());
             Map<String, Long> hosts = query.hosts();
             for (EventRef ref : refs) {
                 if (!hosts.containsKey(ref.host())) {

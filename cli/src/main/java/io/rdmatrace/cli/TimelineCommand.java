@@ -9,9 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisResult;
-import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.timeline.HtmlTimelineWriter;
@@ -83,8 +82,8 @@ final class TimelineCommand implements Callable<Integer> {
             throw new EnvironmentException(folder + ": no such folder");
         }
         Timeline timeline;
-        try (AnalysisDatabase database = AnalysisDatabase.inMemory()) {
-            LoadReport load = database.load(List.of(folder));
+        try (Analysis analysis = Analysis.open(List.of(folder))) {
+            LoadReport load = analysis.load();
             if (!load.anyReadable()) {
                 throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(folder + ": no readable host trace") : load.rootProblems()));
@@ -95,14 +94,13 @@ final class TimelineCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(), "--pcap takes HOST=FILE, not '" + pcap + "'");
                 }
                 try {
-                    database.loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
+                    analysis.database().loadPackets(pcap.substring(0, eq), Path.of(pcap.substring(eq + 1)));
                 } catch (IOException e) {
                     throw new UserDataException("--pcap " + pcap + ": " + e.getMessage(), e);
                 }
             }
-            database.finishLoading();
-            AnalysisResult result = Analyzer.analyze(database, load, RuleCatalog.load(ruleFolders));
-            timeline = TimelineBuilder.build(TimelineSource.read(database.connection(), folder.toString(),
+            AnalysisResult result = analysis.analyze(RuleCatalog.load(ruleFolders));
+            timeline = TimelineBuilder.build(TimelineSource.read(analysis.connection(), folder.toString(),
                     result.findings()));
         } catch (TraceException e) {
             throw new EnvironmentException(e.getMessage(), e);

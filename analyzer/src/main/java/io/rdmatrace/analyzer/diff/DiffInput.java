@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 
@@ -26,8 +26,8 @@ public final class DiffInput {
      * @throws UnusableInputException when no host of the input could be read (the message says why)
      */
     public static List<HostEvents> read(Path input) throws SQLException, UnusableInputException {
-        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-            LoadReport load = db.load(List.of(input));
+        try (Analysis analysis = Analysis.open(List.of(input))) {
+            LoadReport load = analysis.load();
             if (!load.anyReadable()) {
                 StringBuilder why = new StringBuilder();
                 load.rootProblems().forEach(p -> why.append(why.length() > 0 ? "; " : "").append(p));
@@ -36,8 +36,7 @@ public final class DiffInput {
                 }
                 throw new UnusableInputException(why.length() > 0 ? why.toString() : input + ": no trace in it");
             }
-            db.finishLoading();
-            return HostEventsQuery.read(db.connection());
+            return HostEventsQuery.read(analysis.connection());
         }
     }
 }

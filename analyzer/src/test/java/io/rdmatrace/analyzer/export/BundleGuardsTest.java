@@ -7,6 +7,8 @@ import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.load.bundle.BundleLayout;
+import io.rdmatrace.analyzer.load.bundle.BundleLoader;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 import java.nio.charset.StandardCharsets;

@@ -33,6 +33,8 @@ import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.load.bundle.BundleException;
+import io.rdmatrace.analyzer.load.bundle.BundleLayout;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.trace.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;

@@ -1,4 +1,4 @@
-package io.rdmatrace.analyzer.export;
+package io.rdmatrace.analyzer.load.bundle;
 
 /** A bundle that cannot be read or written: the message names the file and what is wrong. */
 public class BundleException extends Exception {

@@ -1,4 +1,4 @@
-package io.rdmatrace.analyzer.export;
+package io.rdmatrace.analyzer.load.bundle;
 
 import java.nio.file.Path;
 import java.sql.Connection;

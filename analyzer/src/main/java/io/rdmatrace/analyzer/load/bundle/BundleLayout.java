@@ -1,4 +1,4 @@
-package io.rdmatrace.analyzer.export;
+package io.rdmatrace.analyzer.load.bundle;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +41,7 @@ public final class BundleLayout {
     }
 
     /** A host id as a safe zip folder name (the real id is in the rows). */
-    static String folderName(String host) {
+    public static String folderName(String host) {
         String name = UNSAFE.matcher(host).replaceAll("_");
         return name.isEmpty() || name.startsWith(".") ? "_" + name : name;
     }
@@ -67,7 +67,7 @@ public final class BundleLayout {
      * column. Call it before {@code AnalysisDatabase.finishLoading()}, which adds derived tables
      * of the same shape.
      */
-    static Set<String> baseTables(Connection c) throws SQLException {
+    public static Set<String> baseTables(Connection c) throws SQLException {
         Set<String> tables = new TreeSet<>();
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT c.table_name FROM duckdb_columns() c JOIN duckdb_tables() t "

@@ -1,4 +1,4 @@
-package io.rdmatrace.analyzer.export;
+package io.rdmatrace.analyzer.load.bundle;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +45,7 @@ public final class BundleLoader {
      */
     static final long MAX_EXTRACTED_BYTES = 4L << 30;
     static final long MAX_ENTRY_BYTES = 1L << 30;
-    static final long MAX_RATIO = 200;
+    public static final long MAX_RATIO = 200;
     /** Entries up to this size may have any ratio (a manifest of repeated JSON compresses well). */
     static final long RATIO_FREE_BYTES = 1L << 20;
     private static final int MAX_ENTRIES = 100_000;
@@ -331,7 +331,7 @@ public final class BundleLoader {
         return unique;
     }
 
-    static String literal(String text) {
+    public static String literal(String text) {
         return "'" + text.replace("'", "''") + "'";
     }
 

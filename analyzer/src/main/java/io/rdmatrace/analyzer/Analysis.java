@@ -1,0 +1,82 @@
+package io.rdmatrace.analyzer;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleSet;
+
+/**
+ * One analysis session, the sequence every verb follows: open a database, load the inputs (trace
+ * folders, packed folders, bundles), check that something was readable, finish loading (the derived
+ * relations), then run rules or queries. Closing the session closes its database.
+ *
+ * <pre>
+ * try (Analysis a = Analysis.open(List.of(folder))) {
+ *     if (!a.load().anyReadable()) { ... }   // each verb words its own refusal
+ *     AnalysisResult r = a.analyze(rules);   // finishes loading first
+ * }
+ * </pre>
+ */
+public final class Analysis implements AutoCloseable {
+    private final AnalysisDatabase database;
+    private final LoadReport load;
+    private boolean finished;
+
+    private Analysis(AnalysisDatabase database, LoadReport load) {
+        this.database = database;
+        this.load = load;
+    }
+
+    /** An in-memory database with {@code inputs} loaded (loading not yet finished). */
+    public static Analysis open(List<Path> inputs) throws SQLException {
+        return open(AnalysisDatabase.inMemory(), inputs);
+    }
+
+    /** {@code database} (owned by the session from now on) with {@code inputs} loaded. */
+    public static Analysis open(AnalysisDatabase database, List<Path> inputs) throws SQLException {
+        try {
+            return new Analysis(database, database.load(inputs));
+        } catch (SQLException | RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    /** What loading the inputs found: hosts, their status, problems with the inputs themselves. */
+    public LoadReport load() {
+        return load;
+    }
+
+    /** The database, for extra inputs (packet captures, export's table list) before {@link #finish()}. */
+    public AnalysisDatabase database() {
+        return database;
+    }
+
+    /** Finishes loading: computes the relations rules and queries read. Idempotent. */
+    public Analysis finish() throws SQLException {
+        if (!finished) {
+            database.finishLoading();
+            finished = true;
+        }
+        return this;
+    }
+
+    /** Finishes loading if needed, then runs {@code rules}. */
+    public AnalysisResult analyze(RuleSet rules) throws SQLException {
+        finish();
+        return Analyzer.analyze(database, load, rules);
+    }
+
+    /** The finished database's connection, for queries. */
+    public Connection connection() throws SQLException {
+        return finish().database.connection();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        database.close();
+    }
+}
