@@ -20,6 +20,7 @@
 #define TR_ENV_RING_DIR "RDMATRACE_RING_DIR"   /* where this process creates its ring file */
 #define TR_ENV_RING_MB "RDMATRACE_RING_MB"     /* size of each thread's sub-ring in MiB (default 4) */
 #define TR_ENV_SUMMARY "RDMATRACE_DATA_PATH"   /* "summary" or "full" (default) */
+#define TR_ENV_PREFAULT "RDMATRACE_PREFAULT"   /* "0": no prefault of a thread's sub-ring at its first record */
 
 /* real_<name>: the real library's version of each wrapped symbol (NULL when it lacks one). */
 #define TR_REAL_DECL_(name, ver) extern __typeof__(name) *real_##name;
