@@ -69,6 +69,7 @@ public final class ProgramRecording {
 
     /** Records while {@code process} runs; {@code process} must already be started with {@link #environment}. */
     public Result record(Process process) throws IOException, TraceException, InterruptedException {
+        DrainPriority.lower();
         while (true) {
             boolean alive = process.isAlive();
             long now = System.nanoTime();
