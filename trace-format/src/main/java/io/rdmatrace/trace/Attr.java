@@ -290,6 +290,11 @@ public enum Attr {
         return kind.isText();
     }
 
+    /** What the value is: an identifier, a secret, a measurement or behaviour ({@link AttrMeaning}). */
+    public AttrMeaning meaning() {
+        return AttrMeaning.of(this);
+    }
+
     /** The attribute with this code, or null if this build does not know it. */
     public static Attr byCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;

@@ -1,5 +1,6 @@
 package io.rdmatrace.analyzer.diff;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.AttrMeaning;
 
 /**
  * The field names {@code --ignore} understands: every attribute column of the trace dictionary
@@ -30,16 +32,28 @@ public final class FieldCatalog {
 
     private static Map<String, List<String>> groups() {
         Map<String, List<String>> g = new LinkedHashMap<>();
-        g.put("psns", List.of("rq_psn", "sq_psn", "psn"));
-        g.put("qpns", List.of("qp_num", "dest_qp_num", "remote_qpn", "src_qp"));
-        g.put("keys", List.of("lkey", "rkey"));
+        g.put("psns", columns(AttrMeaning.PSN));
+        g.put("qpns", columns(AttrMeaning.QPN));
+        g.put("keys", columns(AttrMeaning.KEY));
         // user-space pointers: buffer addresses and the verbs objects' handles
-        g.put("addresses", List.of("addr", "remote_addr", "handle", "context", "pd", "cq", "send_cq", "recv_cq", "qp",
-                "mr", "ah", "channel", "srq", "device", "element"));
-        g.put("gids", List.of("gid", "dgid", "node_guid", "sys_image_guid"));
+        g.put("addresses", columns(AttrMeaning.ADDRESS, AttrMeaning.HANDLE));
+        g.put("gids", columns(AttrMeaning.GID, AttrMeaning.GUID));
         // free text (poll-loop summaries, error messages) and measured spans
-        g.put("text", List.of("message", "duration"));
+        g.put("text", columns(AttrMeaning.TEXT, AttrMeaning.MEASUREMENT));
         return g;
+    }
+
+    /** The columns of the attributes with these meanings ({@link Attr#meaning()}), meaning by meaning. */
+    private static List<String> columns(AttrMeaning... meanings) {
+        List<String> columns = new ArrayList<>();
+        for (AttrMeaning m : meanings) {
+            for (Attr a : Attr.values()) {
+                if (a.meaning() == m) {
+                    columns.add(a.column());
+                }
+            }
+        }
+        return List.copyOf(columns);
     }
 
     /** The fields ignored when the user asks for nothing more. */

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import io.rdmatrace.trace.AsyncEvent;
 import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.AttrMeaning;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.CompletionEvent;
@@ -106,7 +107,7 @@ final class SensitiveValues implements TextScrubber.Found {
                 case ADDRESS -> {
                     if (AddressSpans.isAddress(v)) {
                         addresses.add(v);
-                        boolean buffer = attr == Attr.ADDR || attr == Attr.REMOTE_ADDR;
+                        boolean buffer = attr.meaning() == AttrMeaning.ADDRESS;
                         regions.add(new long[] {v, buffer ? attrs.get(Attr.LENGTH, 0) : 0});
                         if (!buffer) {
                             handles.add(v);

@@ -18,20 +18,15 @@ enum Sensitivity {
     NONE;
 
     static Sensitivity of(Attr attr) {
-        switch (attr) {
-            case HANDLE: case CONTEXT: case PD: case CQ: case SEND_CQ: case RECV_CQ: case QP: case MR: case AH:
-            case CHANNEL: case SRQ: case DEVICE: case ADDR: case REMOTE_ADDR: case ELEMENT:
-                return ADDRESS;
-            case LKEY: case RKEY:
-                return KEY;
-            case NODE_GUID: case SYS_IMAGE_GUID:
-                return GUID;
-            case GID: case DGID:
-                return GID;
-            case FW_VER:
-                return NONE; // a version string: what a diff across firmware is about
-            default:
-                return attr.isText() ? TEXT : NONE;
+        if (attr == Attr.FW_VER) {
+            return NONE; // a version string: what a diff across firmware is about
         }
+        return switch (attr.meaning()) {
+            case HANDLE, ADDRESS -> ADDRESS;
+            case KEY -> KEY;
+            case GUID -> GUID;
+            case GID -> GID;
+            default -> attr.isText() ? TEXT : NONE;
+        };
     }
 }
