@@ -58,24 +58,51 @@ class RecordedProgramAnalysisTest {
         assertThat(findings(gid)).contains("gid-index b").doesNotContain("gid-index a");
     }
 
-    /** Records server a and client b; a server still waiting when the client is done gets Ctrl-C. */
+    @Test
+    void perftestSendLat_recordedOnBothHosts_bothExit0_pairedAndClean(@TempDir Path work) throws Exception {
+        List<String> args = List.of("-x", "3", "-s", "64", "-n", "50");
+        Path out = recordPair(work, "ib_send_lat", "-d", args, args, true);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).as("the connection is paired").singleElement()
+                    .satisfies(c -> assertThat(c.matchedBy()).isEqualTo("dest_qp_num"));
+            assertThat(result.findings()).filteredOn(f -> f.severity() != Severity.INFO).isEmpty();
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
-        Path tool = requireTool("ibv_rc_pingpong");
+        return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
+    }
+
+    /**
+     * Records server a and client b; a server still waiting when the client is done gets Ctrl-C
+     * unless {@code bothExit0} requires both to have finished on their own with status 0.
+     */
+    private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
+                                   List<String> clientArgs, boolean bothExit0) throws Exception {
+        Path tool = requireTool(program);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(RecordJvm.freeTcpPort());
         Path out = work.resolve("trace");
         List<String> a = new ArrayList<>(List.of("--soft", "--out", out.toString(), "--host-id", "a", "--", tool.toString(),
-                "-p", port));
+                deviceOption, "pa", "-p", port));
         a.addAll(serverArgs);
         List<String> b = new ArrayList<>(List.of("--soft", "--out", out.toString(), "--host-id", "b", "--", tool.toString(),
-                "-p", port));
+                deviceOption, "pb", "-p", port));
         b.addAll(clientArgs);
         b.add(ips.a());
         try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000"), work, a)) {
             server.awaitListening(Integer.parseInt(port));
             try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000"), work, b)) {
-                client.await();
+                int exit = client.await();
+                if (bothExit0) {
+                    assertThat(exit).as("client: %s", client.describe()).isZero();
+                }
+            }
+            if (bothExit0) {
+                assertThat(server.await()).as("server: %s", server.describe()).isZero();
+                return out;
             }
             Thread.sleep(2_000); // let a finishing server finish
             if (server.process().isAlive()) {
