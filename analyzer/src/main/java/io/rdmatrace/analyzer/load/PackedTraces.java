@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -18,6 +19,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class PackedTraces {
     private static final int BLOCK = 4096;
+    private static final byte[] ZEROS = new byte[BLOCK];
 
     private PackedTraces() {
     }
@@ -88,11 +90,7 @@ public final class PackedTraces {
     }
 
     private static boolean allZero(byte[] block, int n) {
-        for (int i = 0; i < n; i++) {
-            if (block[i] != 0) {
-                return false;
-            }
-        }
-        return true;
+        // Arrays.mismatch is vectorised: a packed queue file is ~80 MB, nearly all zeros
+        return Arrays.mismatch(block, 0, n, ZEROS, 0, n) < 0;
     }
 }
