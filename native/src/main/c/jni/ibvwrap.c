@@ -52,6 +52,7 @@ static const struct symbol_row symbol_rows[] = {
     ROW(softverbs_configure,      "softverbs_configure",      "SOFTVERBS_1.0", 0),
     ROW(softverbs_last_error,     "softverbs_last_error",     "SOFTVERBS_1.0", 0),
     ROW(softverbs_query_counters, "softverbs_query_counters", "SOFTVERBS_1.0", 0),
+    ROW(softverbs_wire,           "softverbs_wire",           "SOFTVERBS_1.0", 0),
 };
 
 /* The versioned definition first; an unversioned library (a test stub) only has the plain name. */

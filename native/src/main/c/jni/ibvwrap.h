@@ -54,6 +54,7 @@ struct ibvwrap {
     const char *(*softverbs_last_error)(void);
     int (*softverbs_query_counters)(struct ibv_context *context, const char **names,
                                     uint64_t *values, int max);
+    int (*softverbs_wire)(const char *dir);
 };
 
 /*

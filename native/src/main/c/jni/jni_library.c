@@ -9,6 +9,7 @@ enum {
     FEATURE_SOFTVERBS_LAST_ERROR = 1 << 1,
     FEATURE_SOFTVERBS_COUNTERS = 1 << 2,
     FEATURE_QUERY_GID_EX = 1 << 3,
+    FEATURE_SOFTVERBS_WIRE = 1 << 4,
 };
 
 JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_Verbs_open0(JNIEnv *env, jclass cls, jstring path,
@@ -58,7 +59,8 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_Verbs_features0(JNIEnv *env, jcla
     return (w->softverbs_configure ? FEATURE_SOFTVERBS_CONFIGURE : 0)
          | (w->softverbs_last_error ? FEATURE_SOFTVERBS_LAST_ERROR : 0)
          | (w->softverbs_query_counters ? FEATURE_SOFTVERBS_COUNTERS : 0)
-         | (w->query_gid_ex ? FEATURE_QUERY_GID_EX : 0);
+         | (w->query_gid_ex ? FEATURE_QUERY_GID_EX : 0)
+         | (w->softverbs_wire ? FEATURE_SOFTVERBS_WIRE : 0);
 }
 
 JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsConfigure0(JNIEnv *env, jclass cls, jlong lib,
@@ -88,6 +90,24 @@ JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsConfigure0(JNIE
         return why != NULL ? (*env)->NewStringUTF(env, why) : NULL;
     }
     return NULL;
+}
+
+/* softverbs_wire(dir): 0 or the errno; -1 when the library has no such function. */
+JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsWire0(JNIEnv *env, jclass cls, jlong lib, jstring dir)
+{
+    struct ibvwrap *w = check_lib(env, lib);
+    if (w == NULL || w->softverbs_wire == NULL) {
+        return -1;
+    }
+    const char *cdir = dir != NULL ? (*env)->GetStringUTFChars(env, dir, NULL) : NULL;
+    if (dir != NULL && cdir == NULL) {
+        return -1;
+    }
+    int ret = w->softverbs_wire(cdir);
+    if (cdir != NULL) {
+        (*env)->ReleaseStringUTFChars(env, dir, cdir);
+    }
+    return ret;
 }
 
 JNIEXPORT jstring JNICALL Java_io_rdmatrace_verbs_Verbs_softverbsLastError0(JNIEnv *env, jclass cls, jlong lib)

@@ -17,6 +17,11 @@ int softverbs_configure(const char *spec);
  * stays valid until the calling thread calls this function again. */
 const char *softverbs_last_error(void);
 
+/* Records the packets of devices opened afterwards in this process (sent, received, dropped,
+ * with the reason) into DIR/softverbs-IP-PID.wire (layout: sv_pktlog.h); NULL hands the choice
+ * back to SOFTVERBS_WIRE (unset: off). 0, or EINVAL for an empty or too long name. */
+int softverbs_wire(const char *dir);
+
 /* Copies up to max counters of the context's device (names are static strings); returns the
  * total number of counters, or -1 with errno EINVAL for a bad context. */
 int softverbs_query_counters(struct ibv_context *ctx, const char **names, uint64_t *values, int max);

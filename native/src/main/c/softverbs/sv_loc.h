@@ -16,6 +16,7 @@
 #include "sv_counters.h"
 #include "sv_driver.h"
 #include "sv_opcode.h"
+#include "sv_pktlog.h"
 
 #define SV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define sv_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
@@ -188,6 +189,7 @@ struct sv_endpoint {
      * hand-off on the way to the completion); while it keeps doing so the progress threads
      * leave the socket to it and only run timers (sv_context.c) */
     _Atomic uint64_t app_poll_ns;    /* last such poll (monotonic), 0 = none or it went to sleep */
+    struct sv_pktlog *pktlog;        /* the packet log (sv_pktlog.h), NULL when off */
 };
 
 /* 0 or errno (EADDRINUSE when another process holds IP:4791, EADDRNOTAVAIL, ...). */

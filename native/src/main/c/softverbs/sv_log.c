@@ -47,6 +47,8 @@ void sv_log(const struct sv_endpoint *ep, const char *fmt, ...)
 void sv_note(struct sv_endpoint *ep, enum sv_counter c, const char *fmt, ...)
 {
     sv_count(ep, c);
+    if (ep->pktlog)
+        sv_pktlog_note(ep->pktlog, c);
     if (!sv_log_enabled())
         return;
     va_list ap;

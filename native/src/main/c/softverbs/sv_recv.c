@@ -20,7 +20,7 @@ static bool transport_matches(enum ibv_qp_type type, sv_hdr_mask_t m)
     }
 }
 
-static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uint32_t src_ip_be, uint16_t src_port)
+static void route(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uint32_t src_ip_be, uint16_t src_port)
 {
     /* an Ethernet port drops frames above its MTU before anything looks at them */
     if (len + SV_IPV4_UDP_HDRS > ep->link_mtu) {
@@ -38,6 +38,8 @@ static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uin
         return;
     }
     sv_count(ep, SV_CNT_RCVD_PKTS);
+    if (ep->pktlog)
+        sv_pktlog_received(ep->pktlog);
     /* P_Key match (IBA 10.9.3): same 15-bit key; our table holds only the full 0xFFFF */
     if ((pkt.pkey & 0x7FFF) != (SV_DEFAULT_PKEY & 0x7FFF)) {
         sv_note(ep, SV_CNT_BAD_PKEY, "QP 0x%x: P_Key 0x%04x does not match 0xffff", pkt.dest_qpn, pkt.pkey);
@@ -73,6 +75,18 @@ static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uin
                 sv_opcode_name(pkt.opcode));
     pthread_mutex_unlock(&qp->lock);
     pthread_rwlock_unlock(&ep->qp_lock);
+}
+
+static void dispatch(struct sv_endpoint *ep, const uint8_t *buf, size_t len, uint32_t src_ip_be, uint16_t src_port)
+{
+    if (!ep->pktlog) {
+        route(ep, buf, len, src_ip_be, src_port);
+        return;
+    }
+    struct sv_pktlog_cur cur;   /* what the counters moved by routing it are about */
+    sv_pktlog_push(&cur, src_ip_be, buf, len, len < ep->rx_slot ? len : ep->rx_slot);
+    route(ep, buf, len, src_ip_be, src_port);
+    sv_pktlog_pop(&cur);
 }
 
 /* SO_RXQ_OVFL: each datagram carries the socket's running count of datagrams the kernel

@@ -118,6 +118,7 @@ int sv_endpoint_acquire(const struct sv_devcfg *cfg, struct sv_endpoint **out)
     pthread_mutex_init(&ep->wait_lock, NULL);
     pthread_mutex_init(&ep->tx_lock, NULL);
     ep->link_mtu = cfg->link_mtu;
+    ep->pktlog = sv_pktlog_open(cfg->ip_be);
     ep->refcnt = 1;
     ep->next_qpn = SV_FIRST_QPN;
     ep->next = g_endpoints;
@@ -150,6 +151,7 @@ void sv_endpoint_release(struct sv_endpoint *ep)
     pthread_mutex_destroy(&ep->wait_lock);
     free(ep->rx_buf);
     free(ep->rx_batch);
+    sv_pktlog_close(ep->pktlog);
     free(ep);
 }
 
@@ -365,19 +367,26 @@ static enum sv_tx send_batch(struct sv_endpoint *ep, uint32_t dst_ip_be, const u
         int k = sendmmsg(ep->fd, msgs + off, (unsigned int)(total - off), MSG_DONTWAIT);
         if (k > 0) {
             atomic_fetch_add_explicit(&ep->counters[SV_CNT_SENT_PKTS], (uint64_t)k, memory_order_relaxed);
+            for (int i = off; ep->pktlog && i < off + k && i < n; i++)   /* the caller logs its own */
+                sv_pktlog_raw(ep->pktlog, SV_PKT_SENT, to[i].sin_addr.s_addr, iov[i].iov_base, iov[i].iov_len);
             off += k;
             continue;
         }
         int e = errno;
         if (off == n)
             return send_failed(ep, e);   /* the caller's own datagram: a request can wait */
+        struct sv_pktlog_cur cur;    /* the lost ACK is the packet the note is about */
+        if (ep->pktlog)
+            sv_pktlog_push(&cur, to[off].sin_addr.s_addr, iov[off].iov_base, iov[off].iov_len, iov[off].iov_len);
         sv_note(ep, SV_CNT_SEND_ERR, "sendmmsg: %s, ACK lost", strerror(e));
+        if (ep->pktlog)
+            sv_pktlog_pop(&cur);
         off++;
     }
     return SV_TX_SENT;
 }
 
-enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
+static enum sv_tx transmit(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
 {
     if (len + SV_IPV4_UDP_HDRS > ep->link_mtu) {
         /* a frame above the MTU never leaves */
@@ -430,4 +439,17 @@ void sv_udp_flush(struct sv_endpoint *ep)
     pthread_mutex_lock(&ep->tx_lock);
     send_batch(ep, 0, NULL, 0);
     pthread_mutex_unlock(&ep->tx_lock);
+}
+
+enum sv_tx sv_udp_send(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *buf, size_t len)
+{
+    if (!ep->pktlog)
+        return transmit(ep, dst_ip_be, buf, len);
+    struct sv_pktlog_cur cur;
+    sv_pktlog_push(&cur, dst_ip_be, buf, len, len);
+    enum sv_tx tx = transmit(ep, dst_ip_be, buf, len);
+    if (tx == SV_TX_SENT)
+        sv_pktlog_raw(ep->pktlog, SV_PKT_SENT, dst_ip_be, buf, len);
+    sv_pktlog_pop(&cur);
+    return tx;
 }

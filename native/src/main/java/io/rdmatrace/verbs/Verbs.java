@@ -22,6 +22,7 @@ public final class Verbs implements AutoCloseable {
     private static final int FEATURE_SOFTVERBS_CONFIGURE = 1;
     private static final int FEATURE_SOFTVERBS_COUNTERS = 1 << 2;
     private static final int FEATURE_QUERY_GID_EX = 1 << 3;
+    private static final int FEATURE_SOFTVERBS_WIRE = 1 << 4;
 
     static {
         JniLibrary.ensureLoaded();
@@ -144,6 +145,22 @@ public final class Verbs implements AutoCloseable {
     }
 
     /**
+     * Asks softverbs to record the packets of the devices opened from now on in this process
+     * into {@code dir} ({@code softverbs-IP-PID.wire} files, read by the capture's
+     * {@code SoftverbsWireLog}); null hands the choice back to SOFTVERBS_WIRE. Throws
+     * {@link UnsupportedOperationException} on a library without {@code softverbs_wire}.
+     */
+    public void recordSoftverbsWire(java.nio.file.Path dir) {
+        if ((features & FEATURE_SOFTVERBS_WIRE) == 0) {
+            throw new UnsupportedOperationException(loadedPath + " is not softverbs (or an older one): it has no softverbs_wire");
+        }
+        int ret = softverbsWire0(lib(), dir == null ? null : dir.toAbsolutePath().toString());
+        if (ret != 0) {
+            throw new IllegalArgumentException("softverbs_wire(\"" + dir + "\") failed: errno " + ret);
+        }
+    }
+
+    /**
      * softverbs' explanation of its last configuration or open failure on this thread (e.g. an
      * address already bound by another process); empty on other libraries or when there is none.
      */
@@ -202,4 +219,6 @@ public final class Verbs implements AutoCloseable {
     private static native long getDeviceList0(long lib, long io);
 
     private static native String softverbsLastError0(long lib);
+
+    private static native int softverbsWire0(long lib, String dir);
 }
