@@ -25,7 +25,8 @@ SELECT CASE WHEN unseen_exchange OR (advertised IS NOT NULL AND advertised = p_r
            AS qp,
        list_filter([ev(host, sq_psn_seq), ev(p_host, p_rq_psn_seq), ev(host, advertised_seq), ev(p_host, received_seq),
                     ev(p_host, CASE WHEN responder_wire IS NOT NULL THEN wire_seq(p_host) END),
-                    ev(host, CASE WHEN requester_wire IS NOT NULL THEN wire_seq(host) END)],
+                    ev(host, CASE WHEN requester_wire IS NOT NULL THEN wire_seq(host) END)]
+                   || packet_nak_evidence(host, qp_num),
                    lambda e: e.seq IS NOT NULL) AS evidence,
        host || ' QP ' || hex24(qp_num) || ' sends from PSN ' || hex24(sq_psn) || ' (sq_psn) but ' || p_host
            || ' QP ' || hex24(p_qp_num) || ' expects ' || hex24(p_rq_psn) || ' (rq_psn): '

@@ -139,7 +139,9 @@ WITH e AS (
               FROM _counter GROUP BY host, seq
     UNION ALL SELECT host, seq, 'END', 'END', mono_ns, wall_ns, thread_id FROM _end
     UNION ALL SELECT host, seq, 'CM_EVENT', replace(enum_cm_event_type(event_code), 'RDMA_CM_EVENT_', ''),
-                     mono_ns, wall_ns, thread_id FROM _cm_event)
+                     mono_ns, wall_ns, thread_id FROM _cm_event
+    UNION ALL SELECT host, seq, 'PACKET', direction || ' ' || opcode_name || coalesce(' ' || reason, ''),
+                     mono_ns, wall_ns, thread_id FROM _sv_packet)
 SELECT e.host, e.seq, e.kind, e.name, e.mono_ns, e.wall_ns, e.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns,
        e.thread_id, t.thread_name
 FROM e

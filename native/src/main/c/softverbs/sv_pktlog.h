@@ -38,7 +38,9 @@ struct sv_pktlog_header {
     uint32_t reason_name_len;
     uint64_t mono_ns_at_open;  /* CLOCK_MONOTONIC, the clock of every record */
     uint64_t real_ns_at_open;  /* CLOCK_REALTIME at the same moment */
+    uint64_t reserved;
 };
+_Static_assert(sizeof(struct sv_pktlog_header) == 64, "the reason names start at byte 64");
 
 struct sv_pktlog_rec {
     uint64_t mono_ns;          /* CLOCK_MONOTONIC */

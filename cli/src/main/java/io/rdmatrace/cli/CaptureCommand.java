@@ -120,6 +120,10 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--no-record", description = "Run the steps without writing a trace (and without the verbs listener).")
     boolean noRecord;
 
+    @Option(names = "--wire", description = "With --soft: record every packet softverbs sends, receives or drops "
+            + "(opcode, PSN, AETH syndrome, drop reason) as PACKET events in the trace.")
+    boolean wire;
+
     @Option(names = "--oob-timeout-ms", paramLabel = "MS", defaultValue = "30000",
             description = "Wait for the peer to connect, and for each of its messages (default: ${DEFAULT-VALUE}).")
     long oobTimeoutMs;
@@ -141,6 +145,10 @@ final class CaptureCommand implements Callable<Integer> {
                 throw new UserDataException("cannot read scenario " + scenario + ": " + e.getMessage(), e);
             }
         }
+        if (wire && (noRecord || !verbs.soft())) {
+            throw new ParameterException(spec.commandLine(), "--wire records softverbs' packets into the trace: it needs"
+                    + " --soft and a trace (not --no-record)");
+        }
         VerbsLibrary library = VerbsLibrary.select(verbs.soft(), verbs.verbsLib(), System.getenv());
         CaptureReport report;
         try {
@@ -148,7 +156,7 @@ final class CaptureCommand implements Callable<Integer> {
                 outw.println("rdmatrace capture: " + line);
                 outw.flush();
             });
-            report = (noRecord ? agent.withoutRecording() : agent).run();
+            report = (noRecord ? agent.withoutRecording() : wire ? agent.withWire() : agent).run();
         } catch (CaptureException e) {
             if (e.environment()) {
                 throw new EnvironmentException(e.getMessage(), e);

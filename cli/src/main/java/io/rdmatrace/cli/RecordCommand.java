@@ -58,6 +58,10 @@ final class RecordCommand implements Callable<Integer> {
             description = "When COMMAND cannot be recorded (static, setuid, 32-bit, no real libibverbs), run it unrecorded instead of refusing.")
     boolean bestEffort;
 
+    @Option(names = "--wire", description = "With --soft: also record every packet softverbs sends, receives or drops "
+            + "for the program (PACKET events, as capture --wire).")
+    boolean wire;
+
     @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The program and its arguments (after --).")
     List<String> command;
 
@@ -67,6 +71,10 @@ final class RecordCommand implements Callable<Integer> {
         if (!dataPath.equals("full") && !dataPath.equals("summary")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "rdmatrace record: --data-path is full or summary, not '" + dataPath + "'");
+        }
+        if (wire && !verbs.soft()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "rdmatrace record: --wire records softverbs' packets: it needs --soft");
         }
         Map<String, String> env = System.getenv();
         Path exe = ExecutableCheck.resolve(command.get(0), env.get("PATH")).orElseThrow(() ->
@@ -94,7 +102,8 @@ final class RecordCommand implements Callable<Integer> {
         Path ringDir = Files.createTempDirectory(ringBase(), "rdmatrace-ring-");
         try {
             ProgramRecording.Settings s = new ProgramRecording.Settings(command, TracerLibrary.directory(), real.get(),
-                    ringDir, out, host, dataPath.equals("summary"), VersionProvider.toolVersion());
+                    ringDir, out, host, dataPath.equals("summary"), VersionProvider.toolVersion(),
+                    wire ? ringDir : null);
             ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
             pb.environment().putAll(ProgramRecording.environment(s, env));
             ProgramRecording recording = new ProgramRecording(s);

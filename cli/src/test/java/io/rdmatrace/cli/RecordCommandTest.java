@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.ReadOutcome;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceReader;
@@ -32,7 +33,8 @@ class RecordCommandTest {
     @Test
     void rcPingpong_bothHostsRecorded(@TempDir Path work) throws Exception {
         // the client posts with the new post API (-N: ibv_wr_start/ibv_wr_send/ibv_wr_set_sge/ibv_wr_complete)
-        Path out = pingpong(work, "ibv_rc_pingpong", List.of(), List.of(), List.of("-N"));
+        // the server's packets too (record --soft --wire)
+        Path out = pingpong(work, "ibv_rc_pingpong", List.of("--wire"), List.of(), List.of("-N"));
         TraceReader.Result ra = TraceReader.readAll(out.resolve("a"));
         TraceReader.Result rb = TraceReader.readAll(out.resolve("b"));
         assertThat(ra.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
@@ -62,6 +64,14 @@ class RecordCommandTest {
                         && c.in().get(Attr.NUM_SGE, -1) == 1 && c.in().get(Attr.LENGTH, -1) == 4096);
         assertThat(ra.events().stream().filter(e -> e instanceof CompletionEvent c && c.wc().status() == 0).count())
                 .isGreaterThanOrEqualTo(2L * ITERATIONS);
+        // --wire on a only: a's softverbs packets are PACKET events, b has none; every SEND b posted
+        // arrived at a's QP (4096 bytes at path MTU 1024: RC_SEND_LAST 0x02 ends each message)
+        List<PacketEvent> packets = ra.events().stream().filter(e -> e instanceof PacketEvent).map(e -> (PacketEvent) e).toList();
+        assertThat(packets).allMatch(p -> p.device().equals(ipA));
+        assertThat(packets).filteredOn(p -> p.direction() == PacketEvent.Direction.RECEIVED && p.destQp() == qpnA
+                && p.opcode() == 0x02 && p.peer().equals(ipB)).hasSizeGreaterThanOrEqualTo(ITERATIONS);
+        assertThat(packets).noneMatch(p -> p.direction() == PacketEvent.Direction.DROPPED);
+        assertThat(rb.events()).noneMatch(e -> e instanceof PacketEvent);
 
         StringWriter report = new StringWriter();
         int code = Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());

@@ -112,6 +112,8 @@ final class EventDecoder {
                 return new EndEvent(h, b.stop());
             case CM_EVENT:
                 return new CmEvent(h, b.stopInt(), b.stopInt(), b.stop(), attrs(b));
+            case PACKET:
+                return packet(h, b);
             default:
                 throw new CorruptDocumentException("unhandled kind " + kind);
         }
@@ -200,6 +202,24 @@ final class EventDecoder {
             throw new CorruptDocumentException("unknown MARK verdict " + v);
         }
         return new MarkEvent(h, step, verdict, b.utf8());
+    }
+
+    private PacketEvent packet(EventHeader h, ByteSource b) {
+        int d = b.u8();
+        PacketEvent.Direction dir = PacketEvent.Direction.byCode(d);
+        if (dir == null) {
+            throw new CorruptDocumentException("unknown PACKET direction " + d);
+        }
+        String device = b.utf8();
+        String reason = b.utf8();
+        int opcode = b.stopInt();
+        int destQp = b.stopInt();
+        int psn = b.stopInt();
+        boolean ackReq = b.u8() != 0;
+        int syndrome = b.stopInt();
+        int ipLength = b.stopInt();
+        int payloadLength = b.stopInt();
+        return new PacketEvent(h, device, dir, reason, opcode, destQp, psn, ackReq, syndrome, ipLength, payloadLength, b.utf8());
     }
 
     private CountersEvent counters(EventHeader h, ByteSource b) {

@@ -145,6 +145,20 @@ final class EventEncoder {
         attrs(b, attrs);
     }
 
+    static void packet(ByteSink b, PacketEvent p) {
+        b.u8(p.direction().code());
+        b.utf8(p.device());
+        b.utf8(p.reason());
+        b.stop(p.opcode());
+        b.stop(p.destQp());
+        b.stop(p.psn());
+        b.u8(p.ackReq() ? 1 : 0);
+        b.stop(p.syndrome());
+        b.stop(p.ipLength());
+        b.stop(p.payloadLength());
+        b.utf8(p.peer());
+    }
+
     static void oob(ByteSink b, OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
         b.u8(direction.code());
         b.utf8(peer);
@@ -196,6 +210,8 @@ final class EventEncoder {
             counters(b, c.device(), c.phase(), c.counters());
         } else if (e instanceof CmEvent c) {
             cm(b, c.eventType(), c.status(), c.id(), c.attrs());
+        } else if (e instanceof PacketEvent p) {
+            packet(b, p);
         } else if (e instanceof EndEvent end) {
             end(b, end.eventCount());
         } else {

@@ -13,7 +13,8 @@ public enum EventKind {
     MARK(6),
     COUNTERS(7),
     END(8),
-    CM_EVENT(9);
+    CM_EVENT(9),
+    PACKET(10);
 
     private static final EventKind[] BY_CODE = new EventKind[16];
 

@@ -6,7 +6,7 @@ package io.rdmatrace.trace;
  */
 public sealed interface TraceEvent
         permits SessionEvent, CallEvent, CompletionEvent, AsyncEvent, OobEvent, MarkEvent, CountersEvent, EndEvent,
-        CmEvent {
+        CmEvent, PacketEvent {
 
     EventHeader header();
 

@@ -192,6 +192,15 @@ public final class TraceWriter implements AutoCloseable {
         return append(EventKind.CM_EVENT, b -> EventEncoder.cm(b, eventType, status, id, attrs));
     }
 
+    /**
+     * Records one packet softverbs handled ({@link PacketEvent}); the header fields of
+     * {@code packet} are ignored (stamp its time with {@link #stampNext}).
+     */
+    public synchronized long packet(PacketEvent packet) {
+        Objects.requireNonNull(packet, "packet");
+        return append(EventKind.PACKET, b -> EventEncoder.packet(b, packet));
+    }
+
     /** Records one out-of-band message sent to or received from {@code peer}. */
     public synchronized long oob(OobEvent.Direction direction, String peer, OobEvent.Kind kind, Attrs attrs) {
         Objects.requireNonNull(direction, "direction");
@@ -238,6 +247,8 @@ public final class TraceWriter implements AutoCloseable {
             return counters(c.device(), c.phase(), c.counters());
         } else if (e instanceof CmEvent c) {
             return cmEvent(c.eventType(), c.status(), c.id(), c.attrs());
+        } else if (e instanceof PacketEvent p) {
+            return packet(p);
         }
         throw new IllegalArgumentException(e.kind() + " events are written by the writer itself (create/close)");
     }

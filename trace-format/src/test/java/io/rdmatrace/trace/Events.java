@@ -27,6 +27,9 @@ final class Events {
             return new EndEvent(BLANK, end.eventCount());
         } else if (e instanceof CmEvent c) {
             return new CmEvent(BLANK, c.eventType(), c.status(), c.id(), c.attrs());
+        } else if (e instanceof PacketEvent p) {
+            return new PacketEvent(BLANK, p.device(), p.direction(), p.reason(), p.opcode(), p.destQp(), p.psn(), p.ackReq(),
+                    p.syndrome(), p.ipLength(), p.payloadLength(), p.peer());
         }
         throw new AssertionError(e);
     }

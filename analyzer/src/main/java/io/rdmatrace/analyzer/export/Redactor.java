@@ -18,6 +18,7 @@ import io.rdmatrace.trace.EventHeader;
 import io.rdmatrace.trace.GidEntry;
 import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
@@ -120,6 +121,9 @@ public final class Redactor {
             return new MarkEvent(h, m.step(), m.verdict(), text(m.text()));
         } else if (event instanceof CountersEvent c) {
             return new CountersEvent(h, text(c.device()), c.phase(), c.counters());
+        } else if (event instanceof PacketEvent p) {
+            return new PacketEvent(h, text(p.device()), p.direction(), p.reason(), p.opcode(), p.destQp(), p.psn(),
+                    p.ackReq(), p.syndrome(), p.ipLength(), p.payloadLength(), text(p.peer()));
         } else if (event instanceof EndEvent e) {
             return new EndEvent(h, e.eventCount());
         }

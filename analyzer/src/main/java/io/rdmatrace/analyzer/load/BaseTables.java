@@ -137,6 +137,22 @@ final class BaseTables {
             new Column("status", SqlType.INTEGER),
             new Column("id", SqlType.BIGINT)))));
 
+    /** softverbs' packets (format 1.3, capture --wire): one row per PACKET event. */
+    static final Table PACKET = new Table("_sv_packet", withHeader(List.of(
+            new Column("device", SqlType.VARCHAR),
+            new Column("direction", SqlType.VARCHAR),
+            new Column("reason", SqlType.VARCHAR),
+            new Column("opcode", SqlType.INTEGER),
+            new Column("opcode_name", SqlType.VARCHAR),
+            new Column("dest_qp", SqlType.INTEGER),
+            new Column("psn", SqlType.INTEGER),
+            new Column("ack_req", SqlType.BOOLEAN),
+            new Column("syndrome", SqlType.INTEGER),
+            new Column("aeth", SqlType.VARCHAR),
+            new Column("ip_len", SqlType.INTEGER),
+            new Column("payload_len", SqlType.INTEGER),
+            new Column("peer", SqlType.VARCHAR))));
+
     static final Table OOB = new Table("_oob", attrColumns("", withHeader(List.of(
             new Column("direction", SqlType.VARCHAR),
             new Column("peer", SqlType.VARCHAR),
@@ -163,7 +179,7 @@ final class BaseTables {
 
     static List<Table> all() {
         return List.of(HOST, SESSION, DEVICE, PORT, GID, OVERRIDE, CALL, DATAPATH, WR, SGE, ASYNC, OOB, MARK, COUNTER, END,
-                THREAD, CM_EVENT);
+                THREAD, CM_EVENT, PACKET);
     }
 
     private static List<Column> wrColumns() {

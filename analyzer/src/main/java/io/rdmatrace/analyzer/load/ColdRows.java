@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.rdmatrace.analyzer.wire.RocePacket;
 import io.rdmatrace.trace.AsyncEvent;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
@@ -16,6 +17,7 @@ import io.rdmatrace.trace.EventHeader;
 import io.rdmatrace.trace.GidEntry;
 import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.SessionEvent;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.WorkRequest;
@@ -32,7 +34,7 @@ final class ColdRows {
     ColdRows() {
         for (Table table : List.of(BaseTables.SESSION, BaseTables.DEVICE, BaseTables.PORT, BaseTables.GID,
                 BaseTables.OVERRIDE, BaseTables.CALL, BaseTables.WR, BaseTables.SGE, BaseTables.ASYNC, BaseTables.OOB, BaseTables.MARK,
-                BaseTables.COUNTER, BaseTables.END, BaseTables.THREAD, BaseTables.CM_EVENT)) {
+                BaseTables.COUNTER, BaseTables.END, BaseTables.THREAD, BaseTables.CM_EVENT, BaseTables.PACKET)) {
             tables.put(table, new SparseRows(table));
         }
     }
@@ -72,6 +74,15 @@ final class ColdRows {
             SparseRows.Row row = header(BaseTables.CM_EVENT, cm.header()).put("event_code", cm.eventType())
                     .put("status", cm.status()).put("id", cm.id());
             attrs(row, "", cm.attrs());
+        } else if (event instanceof PacketEvent p) {
+            SparseRows.Row row = header(BaseTables.PACKET, p.header()).put("device", p.device())
+                    .put("direction", p.direction().name()).put("reason", p.reason().isEmpty() ? null : p.reason())
+                    .put("opcode", p.opcode()).put("opcode_name", RocePacket.opcodeName(p.opcode()))
+                    .put("dest_qp", p.destQp()).put("psn", p.psn()).put("ack_req", p.ackReq()).put("ip_len", p.ipLength())
+                    .put("payload_len", p.payloadLength()).put("peer", p.peer());
+            if (p.syndrome() >= 0) {
+                row.put("syndrome", p.syndrome()).put("aeth", RocePacket.aethText(p.syndrome()));
+            }
         } else if (event instanceof OobEvent oob) {
             SparseRows.Row row = header(BaseTables.OOB, oob.header()).put("direction", oob.direction().name())
                     .put("peer", oob.peer()).put("oob_kind", oob.oobKind().name());

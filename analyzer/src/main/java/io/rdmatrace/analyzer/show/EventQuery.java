@@ -28,10 +28,10 @@ public final class EventQuery {
             "errno_name");
     /** The relation holding each kind's fields. */
     private static final Map<String, String> RELATION = Map.of("CALL", "calls", "COMPLETION", "completions",
-            "ASYNC_EVENT", "async_events", "OOB", "oob", "MARK", "marks", "SESSION", "hosts", "CM_EVENT", "cm_events");
+            "ASYNC_EVENT", "async_events", "OOB", "oob", "MARK", "marks", "SESSION", "hosts", "CM_EVENT", "cm_events", "PACKET", "softverbs_packets");
     /** Columns named differently from their dictionary attribute. */
     private static final Map<String, Attr> ALIASES = Map.of("status", Attr.WC_STATUS, "wc_flags", Attr.WC_FLAGS,
-            "cq", Attr.CQ, "element", Attr.ELEMENT, "handle", Attr.HANDLE, "duration_ns", Attr.DURATION);
+            "cq", Attr.CQ, "element", Attr.ELEMENT, "handle", Attr.HANDLE, "duration_ns", Attr.DURATION, "dest_qp", Attr.QP_NUM);
     private static final Map<String, Attr> BY_COLUMN = new HashMap<>();
 
     static {

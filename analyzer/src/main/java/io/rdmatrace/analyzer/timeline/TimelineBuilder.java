@@ -127,11 +127,18 @@ public final class TimelineBuilder {
                 continue;
             }
             String what = p.opcodeName() + String.format(" PSN 0x%06x", p.psn()) + (p.aeth() != null ? " " + p.aeth() : "");
-            out.add(new Point("pkt-" + p.file() + "-" + p.frame(), lane, p.tsNs() - t0, PointKind.PACKET, p.nak(),
-                    p.nak() ? (p.aeth() != null ? p.aeth() : "NAK") + String.format(" 0x%06x", p.psn()) : p.opcodeName(),
+            Integer logged = p.captureHost() == null ? null : hostIndex.get(p.captureHost());
+            // a softverbs packet is a trace event: its point carries the event's id, so evidence finds it
+            String id = logged != null ? "e" + logged + "-" + p.seq() : "pkt-" + p.file() + "-" + p.frame();
+            String where = logged != null ? "softverbs packet event " + p.captureHost() + "#" + p.seq()
+                    : "frame " + p.frame() + " of " + p.file();
+            boolean bad = p.nak() || p.dropped() != null;
+            String label = p.dropped() != null ? "dropped (" + p.dropped() + ") " + String.format("0x%06x", p.psn())
+                    : p.nak() ? (p.aeth() != null ? p.aeth() : "NAK") + String.format(" 0x%06x", p.psn()) : p.opcodeName();
+            out.add(new Point(id, lane, p.tsNs() - t0, PointKind.PACKET, bad, label,
                     "packet " + (p.srcHost() != null ? p.srcHost() : "?") + " → " + p.dstHost()
-                            + String.format(" QP 0x%06x: ", p.destQp()) + what + System.lineSeparator() + "frame "
-                            + p.frame() + " of " + p.file()));
+                            + String.format(" QP 0x%06x: ", p.destQp()) + what
+                            + (p.dropped() != null ? ", dropped: " + p.dropped() : "") + System.lineSeparator() + where));
         }
         return out;
     }

@@ -79,12 +79,21 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
     }
 
     /**
-     * One captured RoCEv2 packet (a wire_packets row) going to QP {@code destQp} of host {@code dstHost}.
+     * One RoCEv2 packet (a wire_packets row) going to QP {@code destQp} of host {@code dstHost}: from a
+     * packet capture (file, frame) or softverbs' packet log (the PACKET event captureHost#seq).
      *
-     * @param tsNs   capture time on the reference clock (ns since the epoch)
-     * @param aeth   the AETH meaning (ACK, NAK PSN sequence error, RNR NAK…), or null
+     * @param tsNs    capture time on the reference clock (ns since the epoch)
+     * @param aeth    the AETH meaning (ACK, NAK PSN sequence error, RNR NAK…), or null
+     * @param seq     the PACKET event's seq on captureHost, or -1 for a captured frame
+     * @param dropped why the receiving softverbs dropped it (a counter name), or null
      */
     public record Packet(long tsNs, String srcHost, String dstHost, int destQp, String opcodeName, int psn,
-                         boolean nak, String aeth, String file, int frame) {
+                         boolean nak, String aeth, String file, int frame, String captureHost, long seq, String dropped) {
+
+        /** A frame of a packet capture. */
+        public Packet(long tsNs, String srcHost, String dstHost, int destQp, String opcodeName, int psn, boolean nak,
+                      String aeth, String file, int frame) {
+            this(tsNs, srcHost, dstHost, destQp, opcodeName, psn, nak, aeth, file, frame, null, -1, null);
+        }
     }
 }

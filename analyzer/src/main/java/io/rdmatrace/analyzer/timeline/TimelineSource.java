@@ -70,12 +70,20 @@ public final class TimelineSource {
         }
         List<Packet> packets = new ArrayList<>();
         try (Statement s = db.createStatement();
+             // a softverbs packet is logged by both ends: draw it as its receiver saw it (received or
+             // dropped), as sent only when the receiver kept no log
              ResultSet rs = s.executeQuery("SELECT ts_ns, src_host, dst_host, dest_qp, opcode_name, psn, is_nak, aeth,"
-                     + " regexp_replace(file, '^.*/', ''), frame FROM wire_packets"
-                     + " WHERE dst_host IS NOT NULL AND dest_qp IS NOT NULL ORDER BY ts_ns, frame")) {
+                     + " regexp_replace(file, '^.*/', ''), frame, capture_host, seq,"
+                     + " CASE WHEN direction = 'DROPPED' THEN reason END FROM wire_packets"
+                     + " WHERE dst_host IS NOT NULL AND dest_qp IS NOT NULL AND (source = 'pcap'"
+                     + " OR (direction IN ('RECEIVED', 'DROPPED') AND capture_host = dst_host)"
+                     + " OR (direction = 'SENT' AND dst_host NOT IN (SELECT host FROM softverbs_packets)))"
+                     + " ORDER BY ts_ns, coalesce(frame, seq)")) {
             while (rs.next()) {
+                boolean pcap = rs.getString(11) == null || rs.getObject(12) == null;
                 packets.add(new Packet(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
-                        rs.getInt(6), rs.getBoolean(7), rs.getString(8), rs.getString(9), rs.getInt(10)));
+                        rs.getInt(6), rs.getBoolean(7), rs.getString(8), rs.getString(9), rs.getInt(10),
+                        pcap ? null : rs.getString(11), pcap ? -1 : rs.getLong(12), rs.getString(13)));
             }
         }
         return new TimelineInput(title, hosts, offsets, pairs, findings, finals, packets);

@@ -205,6 +205,31 @@ class TimelineBuilderTest {
     }
 
     @Test
+    void build_softverbsPackets_areEventsOnTheQpLane_dropsAndNaksBad() {
+        TimelineInput in = new TimelineInput("trace/", List.of(hostA(), hostB()), ALIGNED, List.of(), List.of(),
+                List.of(), List.of(
+                        new TimelineInput.Packet(T + 550_000, "beta", "alpha", 0x11, "RC_SEND_ONLY", 0xbed0c3, false, null,
+                                null, 0, "alpha", 61, null),
+                        new TimelineInput.Packet(T + 551_000, "beta", "alpha", 0x11, "RC_SEND_ONLY", 0xbed0c3, false, null,
+                                null, 0, "alpha", 62, "out_of_seq_request"),
+                        new TimelineInput.Packet(T + 560_000, "beta", "alpha", 0x11, "RC_ACKNOWLEDGE", 0xbed0c2, true,
+                                "NAK PSN sequence error", null, 0, "alpha", 70, null),
+                        new TimelineInput.Packet(T + 570_000, "alpha", "beta", 0x22, "RC_ACKNOWLEDGE", 1, false, null,
+                                null, 0, "beta", 3, null)));
+        Timeline t = TimelineBuilder.build(in);
+        List<Point> packets = t.points().stream().filter(p -> p.kind() == PointKind.PACKET).toList();
+        // the point is the PACKET event itself (e<host>-<seq>), so findings' evidence lands on it
+        // the last went to a QP beta has no lane for: not drawn
+        assertThat(packets).extracting(Point::event).containsExactly("e0-61", "e0-62", "e0-70");
+        assertThat(packets).extracting(Point::bad).containsExactly(false, true, true);
+        assertThat(packets.get(1).label()).isEqualTo("dropped (out_of_seq_request) 0xbed0c3");
+        assertThat(packets.get(1).detail()).contains("beta → alpha QP 0x000011", "dropped: out_of_seq_request",
+                "softverbs packet event alpha#62");
+        assertThat(packets.get(2).label()).isEqualTo("NAK PSN sequence error 0xbed0c2");
+        assertThat(packets).allMatch(p -> p.lane().equals("h0-qp0"));
+    }
+
+    @Test
     void build_timeZero_isTheEarliestCallStart() {
         Timeline t = TimelineBuilder.build(input(ALIGNED, List.of()));
         assertThat(t.t0WallNs()).isEqualTo(T);

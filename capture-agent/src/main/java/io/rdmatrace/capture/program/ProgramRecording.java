@@ -1,6 +1,7 @@
 package io.rdmatrace.capture.program;
 
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.capture.wire.SoftverbsWireLog;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -23,9 +24,12 @@ public final class ProgramRecording {
     /** New processes (new ring files) are looked for this often; listing the folder every pass costs a core. */
     private static final long SCAN_INTERVAL_NANOS = 50_000_000L;
 
-    /** What to run and where the trace goes. */
+    /**
+     * What to run and where the trace goes; {@code wireDir}: where softverbs logs the program's
+     * packets (record --soft --wire), or null.
+     */
     public record Settings(List<String> command, Path tracerDir, Path realLibrary, Path ringDir, Path outDir,
-                           String hostId, boolean summary, String toolVersion) {
+                           String hostId, boolean summary, String toolVersion, Path wireDir) {
     }
 
     /** How the recording ended. */
@@ -59,6 +63,9 @@ public final class ProgramRecording {
         }
         env.put("RDMATRACE_RING_DIR", s.ringDir().toString());
         env.put("RDMATRACE_DATA_PATH", s.summary() ? "summary" : "full");
+        if (s.wireDir() != null) {
+            env.put("SOFTVERBS_WIRE", s.wireDir().toString());
+        }
         return env;
     }
 
@@ -88,9 +95,10 @@ public final class ProgramRecording {
         pollRings(true);
         int exit = process.waitFor();
         List<RecordedTrace> outcomes = new ArrayList<>();
+        List<SoftverbsWireLog> wire = settings.wireDir() == null ? List.of() : SoftverbsWireLog.readAll(settings.wireDir());
         for (ProgramTrace t : traces.values()) {
             boolean died = !t.ring().closed();
-            outcomes.add(t.finish(died));
+            outcomes.add(t.finish(died, wire.stream().filter(w -> w.pid() == t.ring().pid()).toList()));
             t.ring().close();
         }
         return new Result(exit, outcomes);

@@ -2,6 +2,8 @@ package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.capture.record.VerbAttrs;
+import io.rdmatrace.capture.wire.SoftverbsWireLog;
+import io.rdmatrace.capture.wire.WireEvents;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.GidEntry;
@@ -217,7 +219,7 @@ final class ProgramTrace {
     }
 
     /** Drains what is left and closes the trace: with END if the program exited, without it (TRUNCATED) if it died. */
-    RecordedTrace finish(boolean programDied) throws IOException, TraceException {
+    RecordedTrace finish(boolean programDied, List<SoftverbsWireLog> wire) throws IOException, TraceException {
         drain();
         for (RingReader.Call call : reader.leftovers()) {
             take(call);
@@ -233,6 +235,9 @@ final class ProgramTrace {
         }
         if (writer == null) {
             return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), false);
+        }
+        for (SoftverbsWireLog log : wire) {
+            WireEvents.write(writer, log); // record --soft --wire: the program's packets
         }
         long dropped = reader.ring().dropped();
         long refused = reader.ring().threadsRefused();

@@ -4,6 +4,8 @@ import io.rdmatrace.capture.oob.OobChannel;
 import io.rdmatrace.capture.oob.OobException;
 import io.rdmatrace.capture.oob.OobMessage;
 import io.rdmatrace.capture.oob.OobObserver;
+import io.rdmatrace.capture.wire.SoftverbsWireLog;
+import io.rdmatrace.capture.wire.WireEvents;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CountersEvent;
@@ -311,6 +313,11 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         List<CountersEvent.Counter> list = new ArrayList<>(values.size());
         values.forEach((k, v) -> list.add(new CountersEvent.Counter(k, v)));
         emit(w -> w.counters(device, phase, list));
+    }
+
+    /** Writes a softverbs packet log as PACKET events ({@link WireEvents}). */
+    public synchronized void packets(SoftverbsWireLog log) {
+        emit(w -> WireEvents.write(w, log));
     }
 
     private void emit(Consumer<TraceWriter> event) {

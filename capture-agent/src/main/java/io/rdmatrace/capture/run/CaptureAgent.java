@@ -36,27 +36,34 @@ public final class CaptureAgent {
     private final String toolVersion;
     private final Consumer<String> progress;
     private final boolean record;
+    private final boolean wire;
 
     /**
      * @param progress receives one-line progress messages ("listening on 127.0.0.1:7471"); tests read
      *                 the port from it
      */
     public CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress) {
-        this(config, library, toolVersion, progress, true);
+        this(config, library, toolVersion, progress, true, false);
     }
 
     private CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress,
-                         boolean record) {
+                         boolean record, boolean wire) {
         this.config = config;
         this.library = library;
         this.toolVersion = toolVersion;
         this.progress = progress;
         this.record = record;
+        this.wire = wire;
     }
 
     /** The same capture without a trace and without the verbs listener: the baseline of what recording costs. */
     public CaptureAgent withoutRecording() {
-        return new CaptureAgent(config, library, toolVersion, progress, false);
+        return new CaptureAgent(config, library, toolVersion, progress, false, false);
+    }
+
+    /** The same capture with softverbs' packets in the trace as PACKET events (softverbs only). */
+    public CaptureAgent withWire() {
+        return new CaptureAgent(config, library, toolVersion, progress, record, true);
     }
 
     /** The scenario this config runs, as data (for --print-scenario). */
@@ -75,10 +82,10 @@ public final class CaptureAgent {
                     ? "cannot use scenario " + config.scenarioFile() + ": " + e.getMessage() : e.getMessage(), e);
         }
         Recorder recorder = record ? new Recorder() : Recorder.discarding();
-        try (Verbs verbs = open(library)) {
+        try (Verbs verbs = open(library); WireDir wireDir = wire ? WireDir.start(verbs) : null) {
             Context ctx = openDevice(verbs, recorder);
             try {
-                return capture(ctx, verbs, recorder, scenario);
+                return capture(ctx, verbs, recorder, scenario, wireDir);
             } finally {
                 if (ctx.handle() != 0) {
                     ctx.tryClose(); // on an early failure; recorded if the trace is still open
@@ -88,7 +95,8 @@ public final class CaptureAgent {
         }
     }
 
-    private CaptureReport capture(Context ctx, Verbs verbs, Recorder recorder, Scenario scenario) throws CaptureException {
+    private CaptureReport capture(Context ctx, Verbs verbs, Recorder recorder, Scenario scenario, WireDir wireDir)
+            throws CaptureException {
         DeviceSnapshot snap;
         try {
             snap = new DeviceSnapshot(ctx, config.ibPort());
@@ -134,6 +142,9 @@ public final class CaptureAgent {
                 }
                 recorder.counters(devName, CountersEvent.Phase.END, ctx.queryCounters(config.ibPort()));
                 ctx.tryClose();
+                if (wireDir != null) {
+                    wireDir.drainInto(recorder); // the device is closed: its packet log is complete
+                }
                 recorder.close();
                 long events = record ? recorder.eventsWritten() : 0;
                 String problem = recorder.failureText() != null ? recorder.failureText()

@@ -11,6 +11,7 @@ import io.rdmatrace.trace.EventHeader;
 import io.rdmatrace.trace.GidEntry;
 import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.Verb;
@@ -147,6 +148,10 @@ public final class EdgeFixture {
                         .put(Attr.QP_NUM, QPN_MAX).put(Attr.PORT_SPACE, 0x0106).put(Attr.PRIVATE_DATA_LEN, 148)
                         .put(Attr.SRC_ADDR, "127.0.0.2:35000").put(Attr.DST_ADDR, "[fe80::1]:7000")
                         .put(Attr.PRIVATE_DATA, "00ff".repeat(128)).build()),
-                new CmEvent(TEMPLATE, Integer.MAX_VALUE, -110, 0, Attrs.EMPTY));
+                new CmEvent(TEMPLATE, Integer.MAX_VALUE, -110, 0, Attrs.EMPTY),
+                new PacketEvent(TEMPLATE, "127.0.0.2", PacketEvent.Direction.DROPPED, "rcvd_link_mtu_drop", 0, 0, 0, false,
+                        -1, 65535, 0, NASTY_TEXT),
+                new PacketEvent(TEMPLATE, "", PacketEvent.Direction.SENT, "", 0x11, QPN_MAX, 0xffffff, true, 0x60, 60, 0,
+                        "127.0.0.1"));
     }
 }
