@@ -31,6 +31,17 @@ final class RecordJvm implements AutoCloseable {
 
     /** Two distinct loopback addresses 127.x.y.1 / 127.x.y.2 no other test uses at the same time. */
     static RecordJvm start(String label, Map<String, String> env, Path work, List<String> args) throws IOException {
+        List<String> cmd = command(args);
+        Path out = work.resolve(label + ".out");
+        Path err = work.resolve(label + ".err");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().putAll(env);
+        return new RecordJvm(pb.start(), out, err);
+    }
+
+    /** The command line of a JVM running {@code rdmatrace record ARGS} from this test's class path. */
+    static List<String> command(List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -40,12 +51,7 @@ final class RecordJvm implements AutoCloseable {
                 "-Dchronicle.announcer.disable=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "record"));
         cmd.addAll(args);
-        Path out = work.resolve(label + ".out");
-        Path err = work.resolve(label + ".err");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().putAll(env);
-        return new RecordJvm(pb.start(), out, err);
+        return cmd;
     }
 
     Process process() {
