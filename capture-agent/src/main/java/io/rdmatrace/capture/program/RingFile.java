@@ -49,6 +49,9 @@ final class RingFile implements AutoCloseable {
     private final long subOffset;
     private final long subStride;
     private final MappedByteBuffer[] subs;
+    /** Each unused sub-ring's control block, mapped once: mapping it again every drain pass cost a
+     * system call per idle sub-ring per pass (and mappings only the GC gave back). */
+    private final MappedByteBuffer[] probes;
 
     private RingFile(Path path, FileChannel channel, ByteBuffer header) {
         this.path = path;
@@ -59,6 +62,7 @@ final class RingFile implements AutoCloseable {
         this.subOffset = header.getLong(OFF_SUB_OFFSET);
         this.subStride = header.getLong(OFF_SUB_STRIDE);
         this.subs = new MappedByteBuffer[Math.max(0, subrings)];
+        this.probes = new MappedByteBuffer[subs.length];
     }
 
     /** Opens a ring whose header is complete (its magic is written last); null while it is not. */
@@ -147,14 +151,19 @@ final class RingFile implements AutoCloseable {
             return subs[i];
         }
         long base = subOffset + i * subStride;
-        MappedByteBuffer probe = channel.map(FileChannel.MapMode.READ_WRITE, base, SUB_CONTROL);
-        probe.order(ByteOrder.nativeOrder());
+        MappedByteBuffer probe = probes[i];
+        if (probe == null) {
+            probe = channel.map(FileChannel.MapMode.READ_WRITE, base, SUB_CONTROL);
+            probe.order(ByteOrder.nativeOrder());
+            probes[i] = probe;
+        }
         if ((long) LONGS.getAcquire(probe, 0) == 0 && (long) LONGS.getAcquire(probe, 128) == 0) {
             return null;   // never written, not owned
         }
         MappedByteBuffer m = channel.map(FileChannel.MapMode.READ_WRITE, base, subStride);
         m.order(ByteOrder.nativeOrder());
         subs[i] = m;
+        probes[i] = null;
         return m;
     }
 
