@@ -35,9 +35,15 @@ final class CaptureHosts implements AutoCloseable {
     private final Worker b;
 
     CaptureHosts() throws IOException {
+        this("");
+    }
+
+    /** With {@code deviceKeys} (e.g. {@code mtu=4200}) added to both devices' SOFTVERBS_DEVICES entry. */
+    CaptureHosts(String deviceKeys) throws IOException {
         LoopbackPair ips = LoopbackPair.random();
-        a = new Worker("hostA", ips.a());
-        b = new Worker("hostB", ips.b());
+        String keys = deviceKeys.isEmpty() ? "" : ":" + deviceKeys;
+        a = new Worker("hostA", ips.a() + keys);
+        b = new Worker("hostB", ips.b() + keys);
         a.awaitReady();
         b.awaitReady();
     }

@@ -65,6 +65,26 @@ class CaptureWireTest {
                 "in the packet capture, hostA sent 1 NAK PSN sequence error for PSN 0x%06x (softverbs packet events host", nak.psn()));
     }
 
+    @Test
+    void pathMtuMismatch_ruleCitesThePacketsAboveThePeersMtu(@TempDir Path out) throws Exception {
+        CaptureHosts.Run r;
+        try (CaptureHosts hosts = new CaptureHosts("mtu=4200")) {
+            r = hosts.capture(out, concat(FAST, List.of("--path-mtu", "2048")), concat(FAST, List.of("--path-mtu", "1024")));
+        }
+        System.out.println("---- hostA\n" + r.a().output() + "---- hostB\n" + r.b().output());
+        List<PacketEvent> pb = packets(CaptureTraces.read(out, "hostB").assertComplete().events());
+        // hostB's responder got 2048-byte payloads at its 1024-byte path MTU and refused them
+        List<PacketEvent> big = pb.stream().filter(p -> p.direction() == PacketEvent.Direction.RECEIVED
+                && p.payloadLength() > 1024).toList();
+        assertThat(big).isNotEmpty().allMatch(p -> p.payloadLength() == 2048 && p.ipLength() > 2048);
+        assertThat(pb).anyMatch(p -> p.direction() == PacketEvent.Direction.SENT && p.syndrome() == 0x61);
+
+        MainTest.Run analyzed = MainTest.run("analyze", out.toString());
+        assertThat(analyzed.out()).containsPattern("in the packet capture, hostB received " + big.size() + " packets? with up"
+                + " to 2048 payload bytes \\(\\d+-byte IPv4 datagrams\\) above its 1024-byte path MTU, answered with NAK"
+                + " invalid request \\(softverbs packet events hostB#\\d+");
+    }
+
     private static List<PacketEvent> packets(List<TraceEvent> events) {
         return events.stream().filter(e -> e instanceof PacketEvent).map(e -> (PacketEvent) e).toList();
     }
