@@ -1,5 +1,7 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.CType;
+import io.rdmatrace.abi.QpField;
 import java.time.Duration;
 
 /** Reads result records out of, and writes argument records into, a {@link CallBuffer}'s payload. */
@@ -134,72 +136,47 @@ final class Codec {
                 io.getInt(base + Slots.AhAttr.PORT_NUM.ordinal()));
     }
 
-    /** A QP_ATTR block and its two AH blocks at payload slot 0. */
+    /** Each {@link QpField}'s payload slot in a QP_ATTR block and the two AH blocks after it. */
+    private static final int[] QP_SLOT = qpSlots();
+
+    private static int[] qpSlots() {
+        int[] slots = new int[QpField.all().size()];
+        for (QpField f : QpField.all()) {
+            try {
+                slots[f.ordinal()] = switch (f.block()) {
+                    case QP_ATTR -> Slots.QpAttr.valueOf(f.slot()).ordinal();
+                    case AH_ATTR -> Slots.QA_AH_BASE + Slots.AhAttr.valueOf(f.slot()).ordinal();
+                    case ALT_AH_ATTR -> Slots.QA_ALT_AH_BASE + Slots.AhAttr.valueOf(f.slot()).ordinal();
+                };
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("verbs ABI model: " + f + " names slot " + f.block() + "." + f.slot()
+                        + ", which the JNI layout (Slots, layout.h) does not have", e);
+            }
+        }
+        return slots;
+    }
+
+    /** A QP_ATTR block and its two AH blocks at payload slot 0: every field, by its descriptor. */
     static void writeQpAttr(CallBuffer io, QpAttr a) {
-        io.set(Slots.QpAttr.QP_STATE.ordinal(), a.qpState().value());
-        io.set(Slots.QpAttr.CUR_QP_STATE.ordinal(), a.curQpState().value());
-        io.set(Slots.QpAttr.PATH_MTU.ordinal(), a.pathMtu().value());
-        io.set(Slots.QpAttr.PATH_MIG_STATE.ordinal(), a.pathMigState().value());
-        io.set(Slots.QpAttr.QKEY.ordinal(), Integer.toUnsignedLong(a.qkey()));
-        io.set(Slots.QpAttr.RQ_PSN.ordinal(), Integer.toUnsignedLong(a.rqPsn()));
-        io.set(Slots.QpAttr.SQ_PSN.ordinal(), Integer.toUnsignedLong(a.sqPsn()));
-        io.set(Slots.QpAttr.DEST_QP_NUM.ordinal(), Integer.toUnsignedLong(a.destQpNum()));
-        io.set(Slots.QpAttr.QP_ACCESS_FLAGS.ordinal(), Integer.toUnsignedLong(a.qpAccessFlags()));
-        io.set(Slots.QpAttr.CAP_MAX_SEND_WR.ordinal(), a.cap().maxSendWr());
-        io.set(Slots.QpAttr.CAP_MAX_RECV_WR.ordinal(), a.cap().maxRecvWr());
-        io.set(Slots.QpAttr.CAP_MAX_SEND_SGE.ordinal(), a.cap().maxSendSge());
-        io.set(Slots.QpAttr.CAP_MAX_RECV_SGE.ordinal(), a.cap().maxRecvSge());
-        io.set(Slots.QpAttr.CAP_MAX_INLINE_DATA.ordinal(), a.cap().maxInlineData());
-        io.set(Slots.QpAttr.PKEY_INDEX.ordinal(), a.pkeyIndex());
-        io.set(Slots.QpAttr.ALT_PKEY_INDEX.ordinal(), a.altPkeyIndex());
-        io.set(Slots.QpAttr.EN_SQD_ASYNC_NOTIFY.ordinal(), a.enSqdAsyncNotify());
-        io.set(Slots.QpAttr.SQ_DRAINING.ordinal(), a.sqDraining());
-        io.set(Slots.QpAttr.MAX_RD_ATOMIC.ordinal(), a.maxRdAtomic());
-        io.set(Slots.QpAttr.MAX_DEST_RD_ATOMIC.ordinal(), a.maxDestRdAtomic());
-        io.set(Slots.QpAttr.MIN_RNR_TIMER.ordinal(), a.minRnrTimer());
-        io.set(Slots.QpAttr.PORT_NUM.ordinal(), a.portNum());
-        io.set(Slots.QpAttr.TIMEOUT.ordinal(), a.timeout());
-        io.set(Slots.QpAttr.RETRY_CNT.ordinal(), a.retryCnt());
-        io.set(Slots.QpAttr.RNR_RETRY.ordinal(), a.rnrRetry());
-        io.set(Slots.QpAttr.ALT_PORT_NUM.ordinal(), a.altPortNum());
-        io.set(Slots.QpAttr.ALT_TIMEOUT.ordinal(), a.altTimeout());
-        io.set(Slots.QpAttr.RATE_LIMIT.ordinal(), Integer.toUnsignedLong(a.rateLimit()));
-        writeAhAttr(io, Slots.QA_AH_BASE, a.ahAttr());
-        writeAhAttr(io, Slots.QA_ALT_AH_BASE, a.altAhAttr());
+        for (QpField f : QpField.all()) {
+            if (f.cType() == CType.GID) {
+                io.setBytes16(QP_SLOT[f.ordinal()], a.gid(f).raw());
+            } else {
+                io.set(QP_SLOT[f.ordinal()], a.get(f));
+            }
+        }
     }
 
     static QpAttr readQpAttr(SlotSource io) {
-        return new QpAttr(
-                QpState.of(io.getInt(Slots.QpAttr.QP_STATE.ordinal())),
-                QpState.of(io.getInt(Slots.QpAttr.CUR_QP_STATE.ordinal())),
-                Mtu.of(io.getInt(Slots.QpAttr.PATH_MTU.ordinal())),
-                MigState.of(io.getInt(Slots.QpAttr.PATH_MIG_STATE.ordinal())),
-                io.getInt(Slots.QpAttr.QKEY.ordinal()),
-                io.getInt(Slots.QpAttr.RQ_PSN.ordinal()),
-                io.getInt(Slots.QpAttr.SQ_PSN.ordinal()),
-                io.getInt(Slots.QpAttr.DEST_QP_NUM.ordinal()),
-                io.getInt(Slots.QpAttr.QP_ACCESS_FLAGS.ordinal()),
-                new QpCap(io.getInt(Slots.QpAttr.CAP_MAX_SEND_WR.ordinal()),
-                        io.getInt(Slots.QpAttr.CAP_MAX_RECV_WR.ordinal()),
-                        io.getInt(Slots.QpAttr.CAP_MAX_SEND_SGE.ordinal()),
-                        io.getInt(Slots.QpAttr.CAP_MAX_RECV_SGE.ordinal()),
-                        io.getInt(Slots.QpAttr.CAP_MAX_INLINE_DATA.ordinal())),
-                readAhAttr(io, Slots.QA_AH_BASE),
-                readAhAttr(io, Slots.QA_ALT_AH_BASE),
-                io.getInt(Slots.QpAttr.PKEY_INDEX.ordinal()),
-                io.getInt(Slots.QpAttr.ALT_PKEY_INDEX.ordinal()),
-                io.getInt(Slots.QpAttr.EN_SQD_ASYNC_NOTIFY.ordinal()),
-                io.getInt(Slots.QpAttr.SQ_DRAINING.ordinal()),
-                io.getInt(Slots.QpAttr.MAX_RD_ATOMIC.ordinal()),
-                io.getInt(Slots.QpAttr.MAX_DEST_RD_ATOMIC.ordinal()),
-                io.getInt(Slots.QpAttr.MIN_RNR_TIMER.ordinal()),
-                io.getInt(Slots.QpAttr.PORT_NUM.ordinal()),
-                io.getInt(Slots.QpAttr.TIMEOUT.ordinal()),
-                io.getInt(Slots.QpAttr.RETRY_CNT.ordinal()),
-                io.getInt(Slots.QpAttr.RNR_RETRY.ordinal()),
-                io.getInt(Slots.QpAttr.ALT_PORT_NUM.ordinal()),
-                io.getInt(Slots.QpAttr.ALT_TIMEOUT.ordinal()),
-                io.getInt(Slots.QpAttr.RATE_LIMIT.ordinal()));
+        QpAttr.Builder b = QpAttr.builder();
+        for (QpField f : QpField.all()) {
+            if (f.cType() == CType.GID) {
+                b.set(f, Gid.of(io.getBytes16(QP_SLOT[f.ordinal()])));
+            } else {
+                b.set(f, io.getInt(QP_SLOT[f.ordinal()]));
+            }
+        }
+        return b.build();
     }
 
     static void writeQpInit(CallBuffer io, int base, QpInitAttr init, long sendCq, long recvCq) {

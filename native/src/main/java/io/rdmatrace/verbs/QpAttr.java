@@ -1,21 +1,29 @@
 package io.rdmatrace.verbs;
 
-/**
- * {@code struct ibv_qp_attr}, every field. A modify uses only the fields its {@link QpAttrMask}
- * names; a query fills the ones the provider reports. Build one with {@link #builder()}, which
- * also tracks the mask of the fields you set.
- */
-public record QpAttr(QpState qpState, QpState curQpState, Mtu pathMtu, MigState pathMigState, int qkey, int rqPsn,
-                     int sqPsn, int destQpNum, int qpAccessFlags, QpCap cap, AhAttr ahAttr, AhAttr altAhAttr,
-                     int pkeyIndex, int altPkeyIndex, int enSqdAsyncNotify, int sqDraining, int maxRdAtomic,
-                     int maxDestRdAtomic, int minRnrTimer, int portNum, int timeout, int retryCnt, int rnrRetry,
-                     int altPortNum, int altTimeout, int rateLimit) {
+import io.rdmatrace.abi.CType;
+import io.rdmatrace.abi.QpField;
+import java.util.Arrays;
+import java.util.StringJoiner;
 
-    public QpAttr {
-        if (qpState == null || curQpState == null || pathMtu == null || pathMigState == null || cap == null
-                || ahAttr == null || altAhAttr == null) {
-            throw new IllegalArgumentException("QpAttr fields must not be null (use the NONE/zero constants)");
-        }
+/**
+ * {@code struct ibv_qp_attr}, every field, held by its descriptor in the verbs ABI model
+ * ({@link QpField}): {@link #get(QpField)} and {@link Builder#set(QpField, long)} reach any field, so
+ * the codec, the recorders, replay and scenarios loop over the descriptors; the typed accessors are
+ * conveniences over the same values. A modify uses only the fields its {@link QpAttrMask} names; a
+ * query fills the ones the provider reports. Build one with {@link #builder()}, which also tracks the
+ * mask of the fields you set.
+ */
+public final class QpAttr {
+    private static final int COUNT = QpField.all().size();
+
+    /** Each field's value as C's int would hold it (a u32 above 2^31 is negative here), by ordinal. */
+    private final int[] values;
+    /** The GID fields' values by ordinal (null for the others). */
+    private final Gid[] gids;
+
+    private QpAttr(int[] values, Gid[] gids) {
+        this.values = values;
+        this.gids = gids;
     }
 
     public static Builder builder() {
@@ -27,202 +35,328 @@ public record QpAttr(QpState qpState, QpState curQpState, Mtu pathMtu, MigState 
         return new Builder(this);
     }
 
+    /** A number field's value, unsigned for a u32 ({@code qkey}, {@code rate_limit}); a GID field throws. */
+    public long get(QpField f) {
+        if (f.cType() == CType.GID) {
+            throw new IllegalArgumentException(f + " is a GID: use gid()");
+        }
+        int v = values[f.ordinal()];
+        return f.cType() == CType.U32 ? Integer.toUnsignedLong(v) : v;
+    }
+
+    /** A GID field's value. */
+    public Gid gid(QpField f) {
+        if (f.cType() != CType.GID) {
+            throw new IllegalArgumentException(f + " is not a GID");
+        }
+        Gid g = gids[f.ordinal()];
+        return g == null ? Gid.ZERO : g;
+    }
+
+    private int i(QpField f) {
+        return values[f.ordinal()];
+    }
+
+    public QpState qpState() {
+        return QpState.of(i(QpField.QP_STATE));
+    }
+
+    public QpState curQpState() {
+        return QpState.of(i(QpField.CUR_QP_STATE));
+    }
+
+    public Mtu pathMtu() {
+        return Mtu.of(i(QpField.PATH_MTU));
+    }
+
+    public MigState pathMigState() {
+        return MigState.of(i(QpField.PATH_MIG_STATE));
+    }
+
+    public int qkey() {
+        return i(QpField.QKEY);
+    }
+
+    public int rqPsn() {
+        return i(QpField.RQ_PSN);
+    }
+
+    public int sqPsn() {
+        return i(QpField.SQ_PSN);
+    }
+
+    public int destQpNum() {
+        return i(QpField.DEST_QP_NUM);
+    }
+
+    public int qpAccessFlags() {
+        return i(QpField.QP_ACCESS_FLAGS);
+    }
+
+    public QpCap cap() {
+        return new QpCap(i(QpField.CAP_MAX_SEND_WR), i(QpField.CAP_MAX_RECV_WR), i(QpField.CAP_MAX_SEND_SGE),
+                i(QpField.CAP_MAX_RECV_SGE), i(QpField.CAP_MAX_INLINE_DATA));
+    }
+
+    public AhAttr ahAttr() {
+        return ah(QpField.AH_DGID, QpField.AH_FLOW_LABEL, QpField.AH_SGID_INDEX, QpField.AH_HOP_LIMIT,
+                QpField.AH_TRAFFIC_CLASS, QpField.AH_DLID, QpField.AH_SL, QpField.AH_SRC_PATH_BITS,
+                QpField.AH_STATIC_RATE, QpField.AH_IS_GLOBAL, QpField.AH_PORT_NUM);
+    }
+
+    public AhAttr altAhAttr() {
+        return ah(QpField.ALT_AH_DGID, QpField.ALT_AH_FLOW_LABEL, QpField.ALT_AH_SGID_INDEX, QpField.ALT_AH_HOP_LIMIT,
+                QpField.ALT_AH_TRAFFIC_CLASS, QpField.ALT_AH_DLID, QpField.ALT_AH_SL, QpField.ALT_AH_SRC_PATH_BITS,
+                QpField.ALT_AH_STATIC_RATE, QpField.ALT_AH_IS_GLOBAL, QpField.ALT_AH_PORT_NUM);
+    }
+
+    private AhAttr ah(QpField dgid, QpField flowLabel, QpField sgidIndex, QpField hopLimit, QpField trafficClass,
+                      QpField dlid, QpField sl, QpField srcPathBits, QpField staticRate, QpField isGlobal,
+                      QpField portNum) {
+        return new AhAttr(new GlobalRoute(gid(dgid), i(flowLabel), i(sgidIndex), i(hopLimit), i(trafficClass)),
+                i(dlid), i(sl), i(srcPathBits), i(staticRate), i(isGlobal) != 0, i(portNum));
+    }
+
+    public int pkeyIndex() {
+        return i(QpField.PKEY_INDEX);
+    }
+
+    public int altPkeyIndex() {
+        return i(QpField.ALT_PKEY_INDEX);
+    }
+
+    public int enSqdAsyncNotify() {
+        return i(QpField.EN_SQD_ASYNC_NOTIFY);
+    }
+
+    public int sqDraining() {
+        return i(QpField.SQ_DRAINING);
+    }
+
+    public int maxRdAtomic() {
+        return i(QpField.MAX_RD_ATOMIC);
+    }
+
+    public int maxDestRdAtomic() {
+        return i(QpField.MAX_DEST_RD_ATOMIC);
+    }
+
+    public int minRnrTimer() {
+        return i(QpField.MIN_RNR_TIMER);
+    }
+
+    public int portNum() {
+        return i(QpField.PORT_NUM);
+    }
+
+    public int timeout() {
+        return i(QpField.TIMEOUT);
+    }
+
+    public int retryCnt() {
+        return i(QpField.RETRY_CNT);
+    }
+
+    public int rnrRetry() {
+        return i(QpField.RNR_RETRY);
+    }
+
+    public int altPortNum() {
+        return i(QpField.ALT_PORT_NUM);
+    }
+
+    public int altTimeout() {
+        return i(QpField.ALT_TIMEOUT);
+    }
+
+    public int rateLimit() {
+        return i(QpField.RATE_LIMIT);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QpAttr other && Arrays.equals(values, other.values) && Arrays.equals(gids, other.gids);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(values) + Arrays.hashCode(gids);
+    }
+
+    /** Every field by its C name, e.g. {@code QpAttr[qp_state=3, ..., ah_attr.grh.dgid=fe80:...]}. */
+    @Override
+    public String toString() {
+        StringJoiner s = new StringJoiner(", ", "QpAttr[", "]");
+        for (QpField f : QpField.all()) {
+            s.add(f.cName() + "=" + (f.cType() == CType.GID ? gid(f) : Long.toString(get(f))));
+        }
+        return s.toString();
+    }
+
     /** Sets fields and records each one's mask bit; unset fields are zero, as after memset in C. */
     public static final class Builder {
-        private QpState qpState = QpState.RESET;
-        private QpState curQpState = QpState.RESET;
-        private Mtu pathMtu = Mtu.INVALID;
-        private MigState pathMigState = MigState.MIGRATED;
-        private int qkey;
-        private int rqPsn;
-        private int sqPsn;
-        private int destQpNum;
-        private int qpAccessFlags;
-        private QpCap cap = QpCap.NONE;
-        private AhAttr ahAttr = AhAttr.NONE;
-        private AhAttr altAhAttr = AhAttr.NONE;
-        private int pkeyIndex;
-        private int altPkeyIndex;
-        private int enSqdAsyncNotify;
-        private int sqDraining;
-        private int maxRdAtomic;
-        private int maxDestRdAtomic;
-        private int minRnrTimer;
-        private int portNum;
-        private int timeout;
-        private int retryCnt;
-        private int rnrRetry;
-        private int altPortNum;
-        private int altTimeout;
-        private int rateLimit;
+        private final int[] values;
+        private final Gid[] gids;
         private int mask;
 
         Builder() {
+            values = new int[COUNT];
+            gids = new Gid[COUNT];
         }
 
         Builder(QpAttr a) {
-            qpState = a.qpState;
-            curQpState = a.curQpState;
-            pathMtu = a.pathMtu;
-            pathMigState = a.pathMigState;
-            qkey = a.qkey;
-            rqPsn = a.rqPsn;
-            sqPsn = a.sqPsn;
-            destQpNum = a.destQpNum;
-            qpAccessFlags = a.qpAccessFlags;
-            cap = a.cap;
-            ahAttr = a.ahAttr;
-            altAhAttr = a.altAhAttr;
-            pkeyIndex = a.pkeyIndex;
-            altPkeyIndex = a.altPkeyIndex;
-            enSqdAsyncNotify = a.enSqdAsyncNotify;
-            sqDraining = a.sqDraining;
-            maxRdAtomic = a.maxRdAtomic;
-            maxDestRdAtomic = a.maxDestRdAtomic;
-            minRnrTimer = a.minRnrTimer;
-            portNum = a.portNum;
-            timeout = a.timeout;
-            retryCnt = a.retryCnt;
-            rnrRetry = a.rnrRetry;
-            altPortNum = a.altPortNum;
-            altTimeout = a.altTimeout;
-            rateLimit = a.rateLimit;
+            values = a.values.clone();
+            gids = a.gids.clone();
         }
 
-        private Builder set(QpAttrField field) {
-            mask |= field.value();
+        /** Sets a number field (truncated to 32 bits, as an int would be) and its mask bit. */
+        public Builder set(QpField f, long v) {
+            if (f.cType() == CType.GID) {
+                throw new IllegalArgumentException(f + " is a GID: use set(field, Gid)");
+            }
+            values[f.ordinal()] = (int) v;
+            mask |= f.maskBit();
+            return this;
+        }
+
+        /** Sets a GID field and its mask bit. */
+        public Builder set(QpField f, Gid gid) {
+            if (f.cType() != CType.GID) {
+                throw new IllegalArgumentException(f + " is not a GID");
+            }
+            gids[f.ordinal()] = gid == null || gid.equals(Gid.ZERO) ? null : gid;
+            mask |= f.maskBit();
             return this;
         }
 
         public Builder qpState(QpState v) {
-            qpState = v;
-            return set(QpAttrField.STATE);
+            return set(QpField.QP_STATE, v.value());
         }
 
         public Builder curQpState(QpState v) {
-            curQpState = v;
-            return set(QpAttrField.CUR_STATE);
+            return set(QpField.CUR_QP_STATE, v.value());
         }
 
         public Builder pathMtu(Mtu v) {
-            pathMtu = v;
-            return set(QpAttrField.PATH_MTU);
+            return set(QpField.PATH_MTU, v.value());
         }
 
         public Builder pathMigState(MigState v) {
-            pathMigState = v;
-            return set(QpAttrField.PATH_MIG_STATE);
+            return set(QpField.PATH_MIG_STATE, v.value());
         }
 
         public Builder qkey(int v) {
-            qkey = v;
-            return set(QpAttrField.QKEY);
+            return set(QpField.QKEY, v);
         }
 
         public Builder rqPsn(int v) {
-            rqPsn = v;
-            return set(QpAttrField.RQ_PSN);
+            return set(QpField.RQ_PSN, v);
         }
 
         public Builder sqPsn(int v) {
-            sqPsn = v;
-            return set(QpAttrField.SQ_PSN);
+            return set(QpField.SQ_PSN, v);
         }
 
         public Builder destQpNum(int v) {
-            destQpNum = v;
-            return set(QpAttrField.DEST_QPN);
+            return set(QpField.DEST_QP_NUM, v);
         }
 
         public Builder qpAccessFlags(int v) {
-            qpAccessFlags = v;
-            return set(QpAttrField.ACCESS_FLAGS);
+            return set(QpField.QP_ACCESS_FLAGS, v);
         }
 
         public Builder cap(QpCap v) {
-            cap = v;
-            return set(QpAttrField.CAP);
+            set(QpField.CAP_MAX_SEND_WR, v.maxSendWr());
+            set(QpField.CAP_MAX_RECV_WR, v.maxRecvWr());
+            set(QpField.CAP_MAX_SEND_SGE, v.maxSendSge());
+            set(QpField.CAP_MAX_RECV_SGE, v.maxRecvSge());
+            return set(QpField.CAP_MAX_INLINE_DATA, v.maxInlineData());
         }
 
         public Builder ahAttr(AhAttr v) {
-            ahAttr = v;
-            return set(QpAttrField.AV);
+            return ah(v, QpField.AH_DGID, QpField.AH_FLOW_LABEL, QpField.AH_SGID_INDEX, QpField.AH_HOP_LIMIT,
+                    QpField.AH_TRAFFIC_CLASS, QpField.AH_DLID, QpField.AH_SL, QpField.AH_SRC_PATH_BITS,
+                    QpField.AH_STATIC_RATE, QpField.AH_IS_GLOBAL, QpField.AH_PORT_NUM);
         }
 
         public Builder altAhAttr(AhAttr v) {
-            altAhAttr = v;
-            return set(QpAttrField.ALT_PATH);
+            return ah(v, QpField.ALT_AH_DGID, QpField.ALT_AH_FLOW_LABEL, QpField.ALT_AH_SGID_INDEX,
+                    QpField.ALT_AH_HOP_LIMIT, QpField.ALT_AH_TRAFFIC_CLASS, QpField.ALT_AH_DLID, QpField.ALT_AH_SL,
+                    QpField.ALT_AH_SRC_PATH_BITS, QpField.ALT_AH_STATIC_RATE, QpField.ALT_AH_IS_GLOBAL,
+                    QpField.ALT_AH_PORT_NUM);
+        }
+
+        private Builder ah(AhAttr v, QpField dgid, QpField flowLabel, QpField sgidIndex, QpField hopLimit,
+                           QpField trafficClass, QpField dlid, QpField sl, QpField srcPathBits, QpField staticRate,
+                           QpField isGlobal, QpField portNum) {
+            set(dgid, v.grh().dgid());
+            set(flowLabel, v.grh().flowLabel());
+            set(sgidIndex, v.grh().sgidIndex());
+            set(hopLimit, v.grh().hopLimit());
+            set(trafficClass, v.grh().trafficClass());
+            set(dlid, v.dlid());
+            set(sl, v.sl());
+            set(srcPathBits, v.srcPathBits());
+            set(staticRate, v.staticRate());
+            set(isGlobal, v.isGlobal() ? 1 : 0);
+            return set(portNum, v.portNum());
         }
 
         public Builder pkeyIndex(int v) {
-            pkeyIndex = v;
-            return set(QpAttrField.PKEY_INDEX);
+            return set(QpField.PKEY_INDEX, v);
         }
 
         public Builder altPkeyIndex(int v) {
-            altPkeyIndex = v;
-            return set(QpAttrField.ALT_PATH);
+            return set(QpField.ALT_PKEY_INDEX, v);
         }
 
         public Builder enSqdAsyncNotify(int v) {
-            enSqdAsyncNotify = v;
-            return set(QpAttrField.EN_SQD_ASYNC_NOTIFY);
+            return set(QpField.EN_SQD_ASYNC_NOTIFY, v);
         }
 
         /** Query-only in libibverbs; sets no mask bit. */
         public Builder sqDraining(int v) {
-            sqDraining = v;
-            return this;
+            return set(QpField.SQ_DRAINING, v);
         }
 
         public Builder maxRdAtomic(int v) {
-            maxRdAtomic = v;
-            return set(QpAttrField.MAX_QP_RD_ATOMIC);
+            return set(QpField.MAX_RD_ATOMIC, v);
         }
 
         public Builder maxDestRdAtomic(int v) {
-            maxDestRdAtomic = v;
-            return set(QpAttrField.MAX_DEST_RD_ATOMIC);
+            return set(QpField.MAX_DEST_RD_ATOMIC, v);
         }
 
         public Builder minRnrTimer(int v) {
-            minRnrTimer = v;
-            return set(QpAttrField.MIN_RNR_TIMER);
+            return set(QpField.MIN_RNR_TIMER, v);
         }
 
         public Builder portNum(int v) {
-            portNum = v;
-            return set(QpAttrField.PORT);
+            return set(QpField.PORT_NUM, v);
         }
 
         public Builder timeout(int v) {
-            timeout = v;
-            return set(QpAttrField.TIMEOUT);
+            return set(QpField.TIMEOUT, v);
         }
 
         public Builder retryCnt(int v) {
-            retryCnt = v;
-            return set(QpAttrField.RETRY_CNT);
+            return set(QpField.RETRY_CNT, v);
         }
 
         public Builder rnrRetry(int v) {
-            rnrRetry = v;
-            return set(QpAttrField.RNR_RETRY);
+            return set(QpField.RNR_RETRY, v);
         }
 
         public Builder altPortNum(int v) {
-            altPortNum = v;
-            return set(QpAttrField.ALT_PATH);
+            return set(QpField.ALT_PORT_NUM, v);
         }
 
         public Builder altTimeout(int v) {
-            altTimeout = v;
-            return set(QpAttrField.ALT_PATH);
+            return set(QpField.ALT_TIMEOUT, v);
         }
 
         public Builder rateLimit(int v) {
-            rateLimit = v;
-            return set(QpAttrField.RATE_LIMIT);
+            return set(QpField.RATE_LIMIT, v);
         }
 
         /** The mask bits of every field set so far. */
@@ -231,10 +365,7 @@ public record QpAttr(QpState qpState, QpState curQpState, Mtu pathMtu, MigState 
         }
 
         public QpAttr build() {
-            return new QpAttr(qpState, curQpState, pathMtu, pathMigState, qkey, rqPsn, sqPsn, destQpNum,
-                    qpAccessFlags, cap, ahAttr, altAhAttr, pkeyIndex, altPkeyIndex, enSqdAsyncNotify, sqDraining,
-                    maxRdAtomic, maxDestRdAtomic, minRnrTimer, portNum, timeout, retryCnt, rnrRetry, altPortNum,
-                    altTimeout, rateLimit);
+            return new QpAttr(values.clone(), gids.clone());
         }
     }
 }

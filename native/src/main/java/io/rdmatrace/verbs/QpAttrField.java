@@ -1,18 +1,17 @@
 package io.rdmatrace.verbs;
 
-/** One bit of {@code enum ibv_qp_attr_mask}: which {@link QpAttr} field a modify/query uses. */
+import io.rdmatrace.abi.QpMask;
+
+/**
+ * One bit of {@code enum ibv_qp_attr_mask}: which {@link QpAttr} fields a modify/query uses. The bit
+ * values come from the verbs ABI model ({@link QpMask}, same names).
+ */
 public enum QpAttrField implements VerbsEnum {
-    STATE(1 << 0), CUR_STATE(1 << 1), EN_SQD_ASYNC_NOTIFY(1 << 2), ACCESS_FLAGS(1 << 3), PKEY_INDEX(1 << 4),
-    PORT(1 << 5), QKEY(1 << 6), AV(1 << 7), PATH_MTU(1 << 8), TIMEOUT(1 << 9), RETRY_CNT(1 << 10),
-    RNR_RETRY(1 << 11), RQ_PSN(1 << 12), MAX_QP_RD_ATOMIC(1 << 13), ALT_PATH(1 << 14), MIN_RNR_TIMER(1 << 15),
-    SQ_PSN(1 << 16), MAX_DEST_RD_ATOMIC(1 << 17), PATH_MIG_STATE(1 << 18), CAP(1 << 19), DEST_QPN(1 << 20),
-    RATE_LIMIT(1 << 25);
+    STATE, CUR_STATE, EN_SQD_ASYNC_NOTIFY, ACCESS_FLAGS, PKEY_INDEX, PORT, QKEY, AV, PATH_MTU, TIMEOUT, RETRY_CNT,
+    RNR_RETRY, RQ_PSN, MAX_QP_RD_ATOMIC, ALT_PATH, MIN_RNR_TIMER, SQ_PSN, MAX_DEST_RD_ATOMIC, PATH_MIG_STATE, CAP,
+    DEST_QPN, RATE_LIMIT;
 
-    private final int value;
-
-    QpAttrField(int value) {
-        this.value = value;
-    }
+    private final int value = QpMask.valueOf(name()).bit();
 
     @Override
     public int value() {
