@@ -1,13 +1,15 @@
 package io.rdmatrace.capture.record;
 
+import io.rdmatrace.abi.QpField;
+import io.rdmatrace.abi.QpMask;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.QpFieldAttrs;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.PortAttr;
 import io.rdmatrace.verbs.QpAttr;
-import io.rdmatrace.verbs.QpAttrField;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpQuery;
 
@@ -18,81 +20,29 @@ public final class VerbAttrs {
 
     /**
      * Exactly the ibv_qp_attr fields {@code mask} selects, plus the QP number and the mask itself (what
-     * ibv_modify_qp was given). Attributes go in ascending code order: the builder then sorts nothing.
+     * ibv_modify_qp was given): every recorded field of the verbs ABI model whose mask bit is set.
+     * Attributes go in ascending code order: the builder then sorts nothing.
      */
     public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidCache gids) {
-        if (has(mask, QpAttrField.PORT)) {
-            b.put(Attr.PORT_NUM, a.portNum());
+        boolean idsPut = false;
+        for (QpField f : QpFieldAttrs.recorded()) {
+            Attr attr = QpFieldAttrs.attr(f);
+            if (!idsPut && attr.code() > Attr.ATTR_MASK.code()) {
+                putIds(b, qpNum, mask);
+                idsPut = true;
+            }
+            if ((mask & f.maskBit()) != 0) {
+                put(b, f, attr, a, gids);
+            }
         }
-        if (has(mask, QpAttrField.PKEY_INDEX)) {
-            b.put(Attr.PKEY_INDEX, a.pkeyIndex());
+        if (!idsPut) {
+            putIds(b, qpNum, mask);
         }
-        if (has(mask, QpAttrField.CAP)) {
-            cap(b, a.cap());
-        }
+    }
+
+    private static void putIds(Attrs.Builder b, int qpNum, int mask) {
         b.put(Attr.QP_NUM, Integer.toUnsignedLong(qpNum));
         b.put(Attr.ATTR_MASK, Integer.toUnsignedLong(mask));
-        if (has(mask, QpAttrField.STATE)) {
-            b.put(Attr.QP_STATE, a.qpState().value());
-        }
-        if (has(mask, QpAttrField.CUR_STATE)) {
-            b.put(Attr.CUR_QP_STATE, a.curQpState().value());
-        }
-        if (has(mask, QpAttrField.PATH_MTU)) {
-            b.put(Attr.PATH_MTU, a.pathMtu().value());
-        }
-        if (has(mask, QpAttrField.PATH_MIG_STATE)) {
-            b.put(Attr.PATH_MIG_STATE, a.pathMigState().value());
-        }
-        if (has(mask, QpAttrField.QKEY)) {
-            b.put(Attr.QKEY, Integer.toUnsignedLong(a.qkey()));
-        }
-        if (has(mask, QpAttrField.RQ_PSN)) {
-            b.put(Attr.RQ_PSN, Integer.toUnsignedLong(a.rqPsn()));
-        }
-        if (has(mask, QpAttrField.SQ_PSN)) {
-            b.put(Attr.SQ_PSN, Integer.toUnsignedLong(a.sqPsn()));
-        }
-        if (has(mask, QpAttrField.DEST_QPN)) {
-            b.put(Attr.DEST_QP_NUM, Integer.toUnsignedLong(a.destQpNum()));
-        }
-        if (has(mask, QpAttrField.ACCESS_FLAGS)) {
-            b.put(Attr.QP_ACCESS_FLAGS, Integer.toUnsignedLong(a.qpAccessFlags()));
-        }
-        if (has(mask, QpAttrField.ALT_PATH)) {
-            b.put(Attr.ALT_PKEY_INDEX, a.altPkeyIndex());
-        }
-        if (has(mask, QpAttrField.EN_SQD_ASYNC_NOTIFY)) {
-            b.put(Attr.EN_SQD_ASYNC_NOTIFY, a.enSqdAsyncNotify() != 0);
-        }
-        if (has(mask, QpAttrField.MAX_QP_RD_ATOMIC)) {
-            b.put(Attr.MAX_RD_ATOMIC, a.maxRdAtomic());
-        }
-        if (has(mask, QpAttrField.MAX_DEST_RD_ATOMIC)) {
-            b.put(Attr.MAX_DEST_RD_ATOMIC, a.maxDestRdAtomic());
-        }
-        if (has(mask, QpAttrField.MIN_RNR_TIMER)) {
-            b.put(Attr.MIN_RNR_TIMER, a.minRnrTimer());
-        }
-        if (has(mask, QpAttrField.TIMEOUT)) {
-            b.put(Attr.TIMEOUT, a.timeout());
-        }
-        if (has(mask, QpAttrField.RETRY_CNT)) {
-            b.put(Attr.RETRY_CNT, a.retryCnt());
-        }
-        if (has(mask, QpAttrField.RNR_RETRY)) {
-            b.put(Attr.RNR_RETRY, a.rnrRetry());
-        }
-        if (has(mask, QpAttrField.ALT_PATH)) {
-            b.put(Attr.ALT_PORT_NUM, a.altPortNum());
-            b.put(Attr.ALT_TIMEOUT, a.altTimeout());
-        }
-        if (has(mask, QpAttrField.RATE_LIMIT)) {
-            b.put(Attr.RATE_LIMIT, Integer.toUnsignedLong(a.rateLimit()));
-        }
-        if (has(mask, QpAttrField.AV)) {
-            ah(b, a.ahAttr(), gids);
-        }
     }
 
     /** Every ibv_qp_attr field of a query answer, plus its init attributes (type, granted caps, CQs). */
@@ -100,39 +50,44 @@ public final class VerbAttrs {
         queryOutputs(b, q, null);
     }
 
-    /** Same, formatting the GID through {@code gids} (null: no cache); ascending code order. */
+    /**
+     * Same, formatting the GID through {@code gids} (null: no cache); ascending code order. The caps are
+     * the init attributes' (what the QP was granted), not ibv_qp_attr.cap.
+     */
     public static void queryOutputs(Attrs.Builder b, QpQuery q, GidCache gids) {
         QpAttr a = q.attr();
         b.put(Attr.SEND_CQ, q.sendCqHandle());
         b.put(Attr.RECV_CQ, q.recvCqHandle());
-        b.put(Attr.PORT_NUM, a.portNum());
-        b.put(Attr.PKEY_INDEX, a.pkeyIndex());
+        boolean initPut = false;
+        for (QpField f : QpFieldAttrs.recorded()) {
+            Attr attr = QpFieldAttrs.attr(f);
+            if (!initPut && attr.code() > Attr.QP_TYPE.code()) {
+                putInit(b, q);
+                initPut = true;
+            }
+            if (f.mask() != QpMask.CAP) {
+                put(b, f, attr, a, gids);
+            }
+        }
+        if (!initPut) {
+            putInit(b, q);
+        }
+    }
+
+    private static void putInit(Attrs.Builder b, QpQuery q) {
         b.put(Attr.QP_TYPE, q.qpType().value());
         b.put(Attr.SQ_SIG_ALL, q.sqSigAll());
         cap(b, q.initCap());
         b.put(Attr.QP_NUM, Integer.toUnsignedLong(q.qpNum()));
-        b.put(Attr.QP_STATE, a.qpState().value());
-        b.put(Attr.CUR_QP_STATE, a.curQpState().value());
-        b.put(Attr.PATH_MTU, a.pathMtu().value());
-        b.put(Attr.PATH_MIG_STATE, a.pathMigState().value());
-        b.put(Attr.QKEY, Integer.toUnsignedLong(a.qkey()));
-        b.put(Attr.RQ_PSN, Integer.toUnsignedLong(a.rqPsn()));
-        b.put(Attr.SQ_PSN, Integer.toUnsignedLong(a.sqPsn()));
-        b.put(Attr.DEST_QP_NUM, Integer.toUnsignedLong(a.destQpNum()));
-        b.put(Attr.QP_ACCESS_FLAGS, Integer.toUnsignedLong(a.qpAccessFlags()));
-        b.put(Attr.ALT_PKEY_INDEX, a.altPkeyIndex());
-        b.put(Attr.EN_SQD_ASYNC_NOTIFY, a.enSqdAsyncNotify() != 0);
-        b.put(Attr.SQ_DRAINING, a.sqDraining() != 0);
-        b.put(Attr.MAX_RD_ATOMIC, a.maxRdAtomic());
-        b.put(Attr.MAX_DEST_RD_ATOMIC, a.maxDestRdAtomic());
-        b.put(Attr.MIN_RNR_TIMER, a.minRnrTimer());
-        b.put(Attr.TIMEOUT, a.timeout());
-        b.put(Attr.RETRY_CNT, a.retryCnt());
-        b.put(Attr.RNR_RETRY, a.rnrRetry());
-        b.put(Attr.ALT_PORT_NUM, a.altPortNum());
-        b.put(Attr.ALT_TIMEOUT, a.altTimeout());
-        b.put(Attr.RATE_LIMIT, Integer.toUnsignedLong(a.rateLimit()));
-        ah(b, a.ahAttr(), gids);
+    }
+
+    /** One field as its trace attribute: a boolean, a GID's text, or the number. */
+    private static void put(Attrs.Builder b, QpField f, Attr attr, QpAttr a, GidCache gids) {
+        switch (f.kind()) {
+            case BOOL -> b.put(attr, a.get(f) != 0);
+            case PEER_GID -> b.put(attr, gids != null ? gids.text(a.gid(f)) : GidText.format(a.gid(f).raw()));
+            default -> b.put(attr, a.get(f));
+        }
     }
 
     public static void ah(Attrs.Builder b, AhAttr ah) {
@@ -223,7 +178,4 @@ public final class VerbAttrs {
         b.put(Attr.MAX_VL_NUM, p.maxVlNum());
     }
 
-    private static boolean has(int mask, QpAttrField f) {
-        return (mask & f.value()) != 0;
-    }
 }

@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.run;
 
+import io.rdmatrace.abi.QpField;
 import io.rdmatrace.capture.scenario.Action;
 import io.rdmatrace.capture.scenario.BringUpScenario;
-import io.rdmatrace.capture.scenario.QpField;
 import io.rdmatrace.capture.scenario.ScenarioSpec;
 import io.rdmatrace.capture.scenario.Step;
 import io.rdmatrace.capture.scenario.TestCase;

@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.scenario;
 
+import io.rdmatrace.abi.QpField;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

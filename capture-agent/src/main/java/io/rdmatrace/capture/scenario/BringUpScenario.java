@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.scenario;
 
+import io.rdmatrace.abi.QpField;
 import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.PostRecvTiming;
@@ -166,7 +167,7 @@ public final class BringUpScenario {
         a.put(QpField.QP_STATE, Value.text("RTS"));
         for (String spec : specs) {
             int eq = spec.indexOf('=');
-            QpField f = QpField.byName(eq < 0 ? spec : spec.substring(0, eq));
+            QpField f = QpField.byScenarioKey(eq < 0 ? spec : spec.substring(0, eq));
             Value v = eq < 0 ? defaultRef(f) : Value.parse(spec.substring(eq + 1).trim());
             a.put(f, v);
         }

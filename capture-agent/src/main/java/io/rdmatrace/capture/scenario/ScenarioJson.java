@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.scenario;
 
+import io.rdmatrace.abi.QpField;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -147,7 +148,7 @@ public final class ScenarioJson {
                 requireObject(attrs, "modify_qp \"attrs\"");
                 Map<QpField, Value> map = new LinkedHashMap<>();
                 for (Map.Entry<String, JsonNode> e : attrs.properties()) {
-                    map.put(QpField.byName(e.getKey()), value(e.getValue()));
+                    map.put(QpField.byScenarioKey(e.getKey()), value(e.getValue()));
                 }
                 yield new Action.ModifyQp(map, s.has("mask") ? value(s.get("mask")) : null);
             }
@@ -302,7 +303,7 @@ public final class ScenarioJson {
             put(o, "max_inline_data", q.maxInlineData());
         } else if (a instanceof Action.ModifyQp m) {
             ObjectNode attrs = o.putObject("attrs");
-            m.attrs().forEach((f, v) -> put(attrs, f.key(), v));
+            m.attrs().forEach((f, v) -> put(attrs, f.scenarioKey(), v));
             if (m.mask() != null) {
                 put(o, "mask", m.mask());
             }

@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.scenario;
 
+import io.rdmatrace.abi.QpField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
