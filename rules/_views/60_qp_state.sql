@@ -1,22 +1,17 @@
--- _qp_fields: the ibv_qp_attr (and cap) fields whose requested and queried values the state
--- timeline carries, as a regex alternation for COLUMNS(...).
--- (kept inline below; listed here for readers)
---   qp_state cur_qp_state path_mtu path_mig_state qkey rq_psn sq_psn dest_qp_num qp_access_flags
---   pkey_index alt_pkey_index en_sqd_async_notify sq_draining max_rd_atomic max_dest_rd_atomic
---   min_rnr_timer port_num timeout retry_cnt rnr_retry alt_port_num alt_timeout rate_limit dlid sl
---   src_path_bits static_rate is_global ah_port_num dgid flow_label sgid_index hop_limit
---   traffic_class max_send_wr max_recv_wr max_send_sge max_recv_sge max_inline_data
+-- The ibv_qp_attr (and cap) fields whose requested and queried values the state timeline carries
+-- are every recorded field of the verbs ABI model (verbs-abi QpField), as a regex alternation from
+-- the generated macro _qp_attr_fields().
 
 -- _modify: every ibv_modify_qp with its requested fields as req_<field>.
 CREATE TABLE _modify AS
 SELECT host, seq, ts_ns, handle, qp_num, ok, ret, errno, errno_name, in_attr_mask AS attr_mask,
-       COLUMNS('^in_(qp_state|cur_qp_state|path_mtu|path_mig_state|qkey|rq_psn|sq_psn|dest_qp_num|qp_access_flags|pkey_index|alt_pkey_index|en_sqd_async_notify|sq_draining|max_rd_atomic|max_dest_rd_atomic|min_rnr_timer|port_num|timeout|retry_cnt|rnr_retry|alt_port_num|alt_timeout|rate_limit|dlid|sl|src_path_bits|static_rate|is_global|ah_port_num|dgid|flow_label|sgid_index|hop_limit|traffic_class|max_send_wr|max_recv_wr|max_send_sge|max_recv_sge|max_inline_data)$') AS 'req_\1'
+       COLUMNS('^in_(' || _qp_attr_fields() || ')$') AS 'req_\1'
 FROM _ctl WHERE verb = 'ibv_modify_qp';
 
 -- _query: every successful ibv_query_qp with its returned fields as got_<field>.
 CREATE TABLE _query AS
 SELECT host, seq AS query_seq, handle,
-       COLUMNS('^out_(qp_state|cur_qp_state|path_mtu|path_mig_state|qkey|rq_psn|sq_psn|dest_qp_num|qp_access_flags|pkey_index|alt_pkey_index|en_sqd_async_notify|sq_draining|max_rd_atomic|max_dest_rd_atomic|min_rnr_timer|port_num|timeout|retry_cnt|rnr_retry|alt_port_num|alt_timeout|rate_limit|dlid|sl|src_path_bits|static_rate|is_global|ah_port_num|dgid|flow_label|sgid_index|hop_limit|traffic_class|max_send_wr|max_recv_wr|max_send_sge|max_recv_sge|max_inline_data)$') AS 'got_\1'
+       COLUMNS('^out_(' || _qp_attr_fields() || ')$') AS 'got_\1'
 FROM _ctl WHERE verb = 'ibv_query_qp' AND ok;
 
 -- qp_state_timeline: one row per ibv_modify_qp, with the ibv_query_qp that followed it on the

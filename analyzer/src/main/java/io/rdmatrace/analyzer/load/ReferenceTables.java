@@ -10,6 +10,7 @@ import java.util.Map;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.ErrnoNames;
+import io.rdmatrace.trace.QpFieldAttrs;
 import io.rdmatrace.trace.Verb;
 
 /**
@@ -78,7 +79,17 @@ final class ReferenceTables {
                 statement.execute(macro);
             }
             statement.execute(errnoNameMacro());
+            statement.execute(qpAttrFieldsMacro());
         }
+    }
+
+    /**
+     * {@code _qp_attr_fields()}: the recorded ibv_qp_attr fields of the verbs ABI model as a regex
+     * alternation ({@code qp_state|cur_qp_state|...}), for {@code COLUMNS('^in_(' || _qp_attr_fields() || ')$')}:
+     * the QP state timeline carries a field added to the model without an edit of its SQL.
+     */
+    static String qpAttrFieldsMacro() {
+        return "CREATE MACRO _qp_attr_fields() AS " + literal(String.join("|", QpFieldAttrs.columns()));
     }
 
     /**
