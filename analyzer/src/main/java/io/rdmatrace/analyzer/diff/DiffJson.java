@@ -3,7 +3,7 @@ package io.rdmatrace.analyzer.diff;
 import java.util.Locale;
 import java.util.TreeSet;
 
-import io.rdmatrace.analyzer.export.JsonWriter;
+import io.rdmatrace.analyzer.report.JsonWriter;
 
 /** The JSON rendering of a {@link DiffReport}, for firmware CI to read. */
 final class DiffJson {

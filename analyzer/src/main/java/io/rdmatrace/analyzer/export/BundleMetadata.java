@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.rdmatrace.analyzer.report.JsonWriter;
 import io.rdmatrace.analyzer.load.bundle.BundleLayout;
 import io.rdmatrace.trace.Attr;
 

@@ -22,7 +22,7 @@ public final class HtmlTimelineWriter {
 
     public static String render(Timeline timeline) {
         StringBuilder data = new StringBuilder(4096);
-        // JsonOut escapes '<', so the data cannot end its <script>
+        // JsonWriter.script escapes '<', so the data cannot end its <script>
         TimelineJson.write(drawn(timeline), data);
         return TEMPLATE
                 .replace("{{STYLE}}", STYLE)

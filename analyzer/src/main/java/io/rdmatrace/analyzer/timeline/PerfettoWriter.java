@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.rdmatrace.analyzer.report.JsonWriter;
 import io.rdmatrace.analyzer.timeline.Timeline.CallSpan;
 import io.rdmatrace.analyzer.timeline.Timeline.FindingMark;
 import io.rdmatrace.analyzer.timeline.Timeline.Host;
@@ -33,28 +34,28 @@ public final class PerfettoWriter {
 
     public static String render(Timeline t) {
         StringBuilder text = new StringBuilder(16384);
-        JsonOut j = new JsonOut(text);
+        JsonWriter j = JsonWriter.script(text);
         Map<String, int[]> track = tracks(t);
         Map<String, List<String>> findingsOf = findingsByEvent(t);
-        j.beginObject().field("displayTimeUnit", "ns");
-        j.name("otherData").beginObject().field("tool", "rdmatrace timeline").field("trace", t.title())
-                .field("t0_wall_ns", t.t0WallNs()).endObject();
+        j.beginObject().member("displayTimeUnit", "ns");
+        j.name("otherData").beginObject().member("tool", "rdmatrace timeline").member("trace", t.title())
+                .member("t0_wall_ns", t.t0WallNs()).endObject();
         j.name("traceEvents").beginArray();
         metadata(j, t);
         for (CallSpan c : t.calls()) {
             int[] pt = track.get(c.lane());
-            j.beginObject().field("ph", "X").field("name", c.verb()).field("cat", c.ok() ? "call" : "call,failed")
-                    .field("pid", pt[0]).field("tid", pt[1]).field("ts", us(c.startNs()))
-                    .field("dur", us(c.endNs() - c.startNs()));
+            j.beginObject().member("ph", "X").member("name", c.verb()).member("cat", c.ok() ? "call" : "call,failed")
+                    .member("pid", pt[0]).member("tid", pt[1]).member("ts", us(c.startNs()))
+                    .member("dur", us(c.endNs() - c.startNs()));
             args(j, c.event(), c.label(), c.detail(), findingsOf);
             j.endObject();
         }
         for (StateBand s : t.states()) {
             int[] pt = track.get(s.lane());
-            j.beginObject().field("ph", "X").field("name", s.state()).field("cat", "qp_state").field("pid", pt[0])
-                    .field("tid", pt[1] + 1).field("ts", us(s.startNs())).field("dur", us(s.endNs() - s.startNs()));
+            j.beginObject().member("ph", "X").member("name", s.state()).member("cat", "qp_state").member("pid", pt[0])
+                    .member("tid", pt[1] + 1).member("ts", us(s.startNs())).member("dur", us(s.endNs() - s.startNs()));
             if (s.why() != null) {
-                j.name("args").beginObject().field("why", s.why()).endObject();
+                j.name("args").beginObject().member("why", s.why()).endObject();
             }
             j.endObject();
         }
@@ -63,12 +64,12 @@ public final class PerfettoWriter {
             pointById.put(p.event(), p);
             int[] pt = track.get(p.lane());
             if (p.kind() == PointKind.OOB) {
-                j.beginObject().field("ph", "X").field("name", p.label()).field("cat", p.bad() ? "oob,failed" : "oob")
-                        .field("pid", pt[0]).field("tid", 1).field("ts", us(p.tNs())).field("dur", MESSAGE_US);
+                j.beginObject().member("ph", "X").member("name", p.label()).member("cat", p.bad() ? "oob,failed" : "oob")
+                        .member("pid", pt[0]).member("tid", 1).member("ts", us(p.tNs())).member("dur", MESSAGE_US);
             } else {
-                j.beginObject().field("ph", "i").field("s", "t").field("name", p.label())
-                        .field("cat", p.kind().name().toLowerCase(Locale.ROOT) + (p.bad() ? ",failed" : ""))
-                        .field("pid", pt[0]).field("tid", pt[1]).field("ts", us(p.tNs()));
+                j.beginObject().member("ph", "i").member("s", "t").member("name", p.label())
+                        .member("cat", p.kind().name().toLowerCase(Locale.ROOT) + (p.bad() ? ",failed" : ""))
+                        .member("pid", pt[0]).member("tid", pt[1]).member("ts", us(p.tNs()));
             }
             args(j, p.event(), p.label(), p.detail(), findingsOf);
             j.endObject();
@@ -78,31 +79,31 @@ public final class PerfettoWriter {
             flow++;
             int[] from = track.get(l.fromLane());
             int[] to = track.get(l.toLane());
-            j.beginObject().field("ph", "s").field("id", flow).field("name", "OOB " + l.kind()).field("cat", "oob")
-                    .field("pid", from[0]).field("tid", 1).field("ts", us(l.sentNs()) + MESSAGE_US / 2);
+            j.beginObject().member("ph", "s").member("id", flow).member("name", "OOB " + l.kind()).member("cat", "oob")
+                    .member("pid", from[0]).member("tid", 1).member("ts", us(l.sentNs()) + MESSAGE_US / 2);
             if (l.clampedNs() > 0) {
-                j.name("args").beginObject().field("clamped_ns", l.clampedNs())
-                        .field("clock_uncertainty_ns", l.uncertaintyNs()).endObject();
+                j.name("args").beginObject().member("clamped_ns", l.clampedNs())
+                        .member("clock_uncertainty_ns", l.uncertaintyNs()).endObject();
             }
             j.endObject();
-            j.beginObject().field("ph", "f").field("bp", "e").field("id", flow).field("name", "OOB " + l.kind())
-                    .field("cat", "oob").field("pid", to[0]).field("tid", 1).field("ts", us(l.receivedNs()) + MESSAGE_US / 2)
+            j.beginObject().member("ph", "f").member("bp", "e").member("id", flow).member("name", "OOB " + l.kind())
+                    .member("cat", "oob").member("pid", to[0]).member("tid", 1).member("ts", us(l.receivedNs()) + MESSAGE_US / 2)
                     .endObject();
         }
         for (FindingMark f : t.findings()) {
             long at = f.evidence().stream().map(ev -> timeOf(ev, t, pointById)).filter(x -> x != null)
                     .min(Long::compare).orElse(0L);
-            j.beginObject().field("ph", "i").field("s", "g").field("name", "[" + f.severity() + "] " + f.ruleId())
-                    .field("cat", "finding").field("pid", 0).field("tid", 0).field("ts", us(at));
-            j.name("args").beginObject().field("message", f.message()).field("host", f.host()).field("qp", f.qp())
-                    .field("evidence", String.join(" ", f.evidence())).endObject();
+            j.beginObject().member("ph", "i").member("s", "g").member("name", "[" + f.severity() + "] " + f.ruleId())
+                    .member("cat", "finding").member("pid", 0).member("tid", 0).member("ts", us(at));
+            j.name("args").beginObject().member("message", f.message()).member("host", f.host()).member("qp", f.qp())
+                    .member("evidence", String.join(" ", f.evidence())).endObject();
             j.endObject();
         }
         j.endArray().endObject();
         return text.toString();
     }
 
-    private static void metadata(JsonOut j, Timeline t) {
+    private static void metadata(JsonWriter j, Timeline t) {
         meta(j, "process_name", 0, null, "findings");
         for (Host h : t.hosts()) {
             int pid = h.index() + 1;
@@ -124,25 +125,25 @@ public final class PerfettoWriter {
         }
     }
 
-    private static void meta(JsonOut j, String name, int pid, Integer tid, Object value) {
-        j.beginObject().field("ph", "M").field("name", name).field("pid", pid);
+    private static void meta(JsonWriter j, String name, int pid, Integer tid, Object value) {
+        j.beginObject().member("ph", "M").member("name", name).member("pid", pid);
         if (tid != null) {
-            j.field("tid", tid);
+            j.member("tid", tid);
         }
         j.name("args").beginObject();
         if (value instanceof Integer n) {
-            j.field("sort_index", n);
+            j.member("sort_index", n);
         } else {
-            j.field("name", (String) value);
+            j.member("name", (String) value);
         }
         j.endObject().endObject();
     }
 
-    private static void args(JsonOut j, String event, String label, String detail, Map<String, List<String>> findingsOf) {
-        j.name("args").beginObject().field("event", event).field("label", label).field("detail", detail);
+    private static void args(JsonWriter j, String event, String label, String detail, Map<String, List<String>> findingsOf) {
+        j.name("args").beginObject().member("event", event).member("label", label).member("detail", detail);
         List<String> findings = findingsOf.get(event);
         if (findings != null) {
-            j.field("findings", String.join("; ", findings));
+            j.member("findings", String.join("; ", findings));
         }
         j.endObject();
     }

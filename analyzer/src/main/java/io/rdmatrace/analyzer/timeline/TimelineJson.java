@@ -2,6 +2,7 @@ package io.rdmatrace.analyzer.timeline;
 
 import java.util.Locale;
 
+import io.rdmatrace.analyzer.report.JsonWriter;
 import io.rdmatrace.analyzer.timeline.Timeline.CallSpan;
 import io.rdmatrace.analyzer.timeline.Timeline.FindingMark;
 import io.rdmatrace.analyzer.timeline.Timeline.Host;
@@ -20,57 +21,57 @@ final class TimelineJson {
     }
 
     static void write(Timeline t, Appendable to) {
-        JsonOut j = new JsonOut(to);
+        JsonWriter j = JsonWriter.script(to);
         j.beginObject();
-        j.field("title", t.title()).field("t0WallNs", t.t0WallNs()).field("span", t.spanNs());
+        j.member("title", t.title()).member("t0WallNs", t.t0WallNs()).member("span", t.spanNs());
         j.name("hosts").beginArray();
         for (Host h : t.hosts()) {
-            j.beginObject().field("index", h.index()).field("id", h.id()).field("role", h.role())
-                    .field("reference", h.referenceHost()).field("offsetNs", h.offsetNs())
-                    .field("uncertaintyNs", h.uncertaintyNs()).field("samples", h.samples())
-                    .field("method", h.method()).field("device", h.device()).endObject();
+            j.beginObject().member("index", h.index()).member("id", h.id()).member("role", h.role())
+                    .member("reference", h.referenceHost()).member("offsetNs", h.offsetNs())
+                    .member("uncertaintyNs", h.uncertaintyNs()).member("samples", h.samples())
+                    .member("method", h.method()).member("device", h.device()).endObject();
         }
         j.endArray();
         j.name("lanes").beginArray();
         for (Lane l : t.lanes()) {
-            j.beginObject().field("id", l.id()).field("host", l.hostIndex()).field("kind", l.kind().name().toLowerCase(Locale.ROOT))
-                    .field("label", l.label()).field("qpNum", l.qpNum()).field("peer", l.peer()).field("count", l.count())
-                    .field("members", l.members()).endObject();
+            j.beginObject().member("id", l.id()).member("host", l.hostIndex()).member("kind", l.kind().name().toLowerCase(Locale.ROOT))
+                    .member("label", l.label()).member("qpNum", l.qpNum()).member("peer", l.peer()).member("count", l.count())
+                    .member("members", l.members()).endObject();
         }
         j.endArray();
         j.name("calls").beginArray();
         for (CallSpan c : t.calls()) {
-            j.beginObject().field("ev", c.event()).field("lane", c.lane()).field("s", c.startNs()).field("e", c.endNs())
-                    .field("verb", c.verb()).field("ok", c.ok()).field("label", c.label()).field("detail", c.detail())
+            j.beginObject().member("ev", c.event()).member("lane", c.lane()).member("s", c.startNs()).member("e", c.endNs())
+                    .member("verb", c.verb()).member("ok", c.ok()).member("label", c.label()).member("detail", c.detail())
                     .endObject();
         }
         j.endArray();
         j.name("states").beginArray();
         for (StateBand s : t.states()) {
-            j.beginObject().field("lane", s.lane()).field("s", s.startNs()).field("e", s.endNs())
-                    .field("state", s.state()).field("why", s.why()).endObject();
+            j.beginObject().member("lane", s.lane()).member("s", s.startNs()).member("e", s.endNs())
+                    .member("state", s.state()).member("why", s.why()).endObject();
         }
         j.endArray();
         j.name("points").beginArray();
         for (Point p : t.points()) {
-            j.beginObject().field("ev", p.event()).field("lane", p.lane()).field("t", p.tNs())
-                    .field("kind", p.kind().name().toLowerCase(Locale.ROOT)).field("bad", p.bad()).field("label", p.label())
-                    .field("detail", p.detail()).endObject();
+            j.beginObject().member("ev", p.event()).member("lane", p.lane()).member("t", p.tNs())
+                    .member("kind", p.kind().name().toLowerCase(Locale.ROOT)).member("bad", p.bad()).member("label", p.label())
+                    .member("detail", p.detail()).endObject();
         }
         j.endArray();
         j.name("links").beginArray();
         for (OobLink l : t.links()) {
-            j.beginObject().field("from", l.fromEvent()).field("to", l.toEvent()).field("fromLane", l.fromLane())
-                    .field("toLane", l.toLane()).field("s", l.sentNs()).field("e", l.receivedNs())
-                    .field("kind", l.kind()).field("clamped", l.clampedNs()).field("uncertainty", l.uncertaintyNs())
-                    .field("count", l.count()).endObject();
+            j.beginObject().member("from", l.fromEvent()).member("to", l.toEvent()).member("fromLane", l.fromLane())
+                    .member("toLane", l.toLane()).member("s", l.sentNs()).member("e", l.receivedNs())
+                    .member("kind", l.kind()).member("clamped", l.clampedNs()).member("uncertainty", l.uncertaintyNs())
+                    .member("count", l.count()).endObject();
         }
         j.endArray();
         j.name("findings").beginArray();
         for (FindingMark f : t.findings()) {
-            j.beginObject().field("id", f.id()).field("rule", f.ruleId()).field("severity", f.severity())
-                    .field("host", f.host()).field("qp", f.qp()).field("message", f.message()).field("count", f.count())
-                    .field("others", f.others()).field("hidden", f.hidden());
+            j.beginObject().member("id", f.id()).member("rule", f.ruleId()).member("severity", f.severity())
+                    .member("host", f.host()).member("qp", f.qp()).member("message", f.message()).member("count", f.count())
+                    .member("others", f.others()).member("hidden", f.hidden());
             j.name("evidence").beginArray();
             for (String ev : f.evidence()) {
                 j.value(ev);
