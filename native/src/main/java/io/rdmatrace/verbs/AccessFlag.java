@@ -1,19 +1,17 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
 import java.util.EnumSet;
 import java.util.Set;
 
 /** {@code enum ibv_access_flags}: MR and QP access rights, combined as an int bit mask. */
 public enum AccessFlag implements VerbsEnum {
-    LOCAL_WRITE(0x1), REMOTE_WRITE(0x2), REMOTE_READ(0x4), REMOTE_ATOMIC(0x8), MW_BIND(0x10),
-    ZERO_BASED(0x20), ON_DEMAND(0x40), HUGETLB(0x80), FLUSH_GLOBAL(0x100), FLUSH_PERSISTENT(0x200),
-    RELAXED_ORDERING(1 << 20);
+    LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ, REMOTE_ATOMIC, MW_BIND,
+    ZERO_BASED, ON_DEMAND, HUGETLB, FLUSH_GLOBAL, FLUSH_PERSISTENT,
+    RELAXED_ORDERING;
 
-    private final int value;
-
-    AccessFlag(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.ACCESS_FLAGS.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_atomic_cap}. */
 public enum AtomicCap implements VerbsEnum {
-    NONE(0), HCA(1), GLOB(2);
+    NONE, HCA, GLOB;
 
-    private final int value;
-
-    AtomicCap(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.ATOMIC_CAP.value(ibvName(), -1);
 
     @Override
     public int value() {

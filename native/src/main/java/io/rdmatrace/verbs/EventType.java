@@ -1,37 +1,39 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_event_type}, with the text of {@code ibv_event_type_str}. */
 public enum EventType implements VerbsEnum {
-    CQ_ERR(0, "CQ error"),
-    QP_FATAL(1, "local work queue catastrophic error"),
-    QP_REQ_ERR(2, "invalid request local work queue error"),
-    QP_ACCESS_ERR(3, "local access violation work queue error"),
-    COMM_EST(4, "communication established"),
-    SQ_DRAINED(5, "send queue drained"),
-    PATH_MIG(6, "path migrated"),
-    PATH_MIG_ERR(7, "path migration request error"),
-    DEVICE_FATAL(8, "local catastrophic error"),
-    PORT_ACTIVE(9, "port active"),
-    PORT_ERR(10, "port error"),
-    LID_CHANGE(11, "LID change"),
-    PKEY_CHANGE(12, "P_Key change"),
-    SM_CHANGE(13, "SM change"),
-    SRQ_ERR(14, "SRQ catastrophic error"),
-    SRQ_LIMIT_REACHED(15, "SRQ limit reached"),
-    QP_LAST_WQE_REACHED(16, "last WQE reached"),
-    CLIENT_REREGISTER(17, "client reregistration"),
-    GID_CHANGE(18, "GID table change"),
-    WQ_FATAL(19, "WQ fatal"),
-    DEVICE_SPEED_CHANGE(20, "Device link speed change"),
+    CQ_ERR("CQ error"),
+    QP_FATAL("local work queue catastrophic error"),
+    QP_REQ_ERR("invalid request local work queue error"),
+    QP_ACCESS_ERR("local access violation work queue error"),
+    COMM_EST("communication established"),
+    SQ_DRAINED("send queue drained"),
+    PATH_MIG("path migrated"),
+    PATH_MIG_ERR("path migration request error"),
+    DEVICE_FATAL("local catastrophic error"),
+    PORT_ACTIVE("port active"),
+    PORT_ERR("port error"),
+    LID_CHANGE("LID change"),
+    PKEY_CHANGE("P_Key change"),
+    SM_CHANGE("SM change"),
+    SRQ_ERR("SRQ catastrophic error"),
+    SRQ_LIMIT_REACHED("SRQ limit reached"),
+    QP_LAST_WQE_REACHED("last WQE reached"),
+    CLIENT_REREGISTER("client reregistration"),
+    GID_CHANGE("GID table change"),
+    WQ_FATAL("WQ fatal"),
+    DEVICE_SPEED_CHANGE("Device link speed change"),
     /** A value outside 0..20. */
-    UNKNOWN(-1, "unknown");
+    UNKNOWN("unknown");
 
     private static final EventType[] BY_VALUE = values();
-    private final int value;
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.EVENT_TYPE.value(ibvName(), -1);
     private final String text;
 
-    EventType(int value, String text) {
-        this.value = value;
+    EventType(String text) {
         this.text = text;
     }
 

@@ -1,16 +1,18 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_gid_type}, with the spelling ibv_devinfo prints. */
 public enum GidType implements VerbsEnum {
-    IB(0, "IB"), ROCE_V1(1, "RoCE v1"), ROCE_V2(2, "RoCE v2"),
+    IB("IB"), ROCE_V1("RoCE v1"), ROCE_V2("RoCE v2"),
     /** The library could not say (no {@code _ibv_query_gid_ex} and no sysfs entry). */
-    UNKNOWN(-1, "unknown");
+    UNKNOWN("unknown");
 
-    private final int value;
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.GID_TYPE.value(ibvName(), -1);
     private final String text;
 
-    GidType(int value, String text) {
-        this.value = value;
+    GidType(String text) {
         this.text = text;
     }
 

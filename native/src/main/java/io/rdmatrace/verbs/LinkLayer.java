@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code IBV_LINK_LAYER_*} of a port. */
 public enum LinkLayer implements VerbsEnum {
-    UNSPECIFIED(0), INFINIBAND(1), ETHERNET(2);
+    UNSPECIFIED, INFINIBAND, ETHERNET;
 
-    private final int value;
-
-    LinkLayer(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.LINK_LAYER.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_mig_state} (path migration state). */
 public enum MigState implements VerbsEnum {
-    MIGRATED(0), REARM(1), ARMED(2);
+    MIGRATED, REARM, ARMED;
 
-    private final int value;
-
-    MigState(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.MIG_STATE.value(ibvName(), -1);
 
     @Override
     public int value() {

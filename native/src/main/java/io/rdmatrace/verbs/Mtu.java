@@ -1,16 +1,15 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_mtu}: bytes = 1 << (value + 7). */
 public enum Mtu implements VerbsEnum {
-    MTU_256(1), MTU_512(2), MTU_1024(3), MTU_2048(4), MTU_4096(5),
+    MTU_256, MTU_512, MTU_1024, MTU_2048, MTU_4096,
     /** 0 or a value above 5: not a valid path MTU (useful to provoke EINVAL). */
-    INVALID(0);
+    INVALID;
 
-    private final int value;
-
-    Mtu(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is 0. */
+    private final int value = IbvEnum.MTU.value(ibvName(), 0);
 
     @Override
     public int value() {

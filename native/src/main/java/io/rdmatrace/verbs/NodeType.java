@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_node_type} of a device. */
 public enum NodeType implements VerbsEnum {
-    UNKNOWN(-1), CA(1), SWITCH(2), ROUTER(3), RNIC(4), USNIC(5), USNIC_UDP(6), UNSPECIFIED(7);
+    UNKNOWN, CA, SWITCH, ROUTER, RNIC, USNIC, USNIC_UDP, UNSPECIFIED;
 
-    private final int value;
-
-    NodeType(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.NODE_TYPE.value(ibvName(), -1);
 
     @Override
     public int value() {

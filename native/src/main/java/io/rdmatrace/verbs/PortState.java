@@ -1,17 +1,19 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_port_state}, with the text of {@code ibv_port_state_str}. */
 public enum PortState implements VerbsEnum {
-    NOP(0, "no state change (NOP)"), DOWN(1, "down"), INIT(2, "init"), ARMED(3, "armed"),
-    ACTIVE(4, "active"), ACTIVE_DEFER(5, "active defer"),
+    NOP("no state change (NOP)"), DOWN("down"), INIT("init"), ARMED("armed"),
+    ACTIVE("active"), ACTIVE_DEFER("active defer"),
     /** A value outside 0..5. */
-    UNKNOWN(-1, "unknown");
+    UNKNOWN("unknown");
 
-    private final int value;
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.PORT_STATE.value(ibvName(), -1);
     private final String text;
 
-    PortState(int value, String text) {
-        this.value = value;
+    PortState(String text) {
         this.text = text;
     }
 

@@ -1,17 +1,16 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_qp_state}. */
 public enum QpState implements VerbsEnum {
-    RESET(0), INIT(1), RTR(2), RTS(3), SQD(4), SQE(5), ERR(6),
+    RESET, INIT, RTR, RTS, SQD, SQE, ERR,
     /** {@code IBV_QPS_UNKNOWN}; also what any value outside 0..7 decodes to. */
-    UNKNOWN(7);
+    UNKNOWN;
 
     private static final QpState[] BY_VALUE = values();
-    private final int value;
-
-    QpState(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.QP_STATE.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,16 +1,15 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_qp_type}. */
 public enum QpType implements VerbsEnum {
-    RC(2), UC(3), UD(4), RAW_PACKET(8), XRC_SEND(9), XRC_RECV(10), DRIVER(0xff),
+    RC, UC, UD, RAW_PACKET, XRC_SEND, XRC_RECV, DRIVER,
     /** A value libibverbs 44 does not define. */
-    UNKNOWN(-1);
+    UNKNOWN;
 
-    private final int value;
-
-    QpType(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.QP_TYPE.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_send_flags} of a send work request, combined as an int bit mask. */
 public enum SendFlag implements VerbsEnum {
-    FENCE(1), SIGNALED(2), SOLICITED(4), INLINE(8), IP_CSUM(16);
+    FENCE, SIGNALED, SOLICITED, INLINE, IP_CSUM;
 
-    private final int value;
-
-    SendFlag(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.SEND_FLAGS.value(ibvName(), -1);
 
     @Override
     public int value() {

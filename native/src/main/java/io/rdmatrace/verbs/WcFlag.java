@@ -1,14 +1,13 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_wc_flags} of a work completion. */
 public enum WcFlag implements VerbsEnum {
-    GRH(1), WITH_IMM(2), IP_CSUM_OK(4), WITH_INV(8), TM_SYNC_REQ(16), TM_MATCH(32), TM_DATA_VALID(64);
+    GRH, WITH_IMM, IP_CSUM_OK, WITH_INV, TM_SYNC_REQ, TM_MATCH, TM_DATA_VALID;
 
-    private final int value;
-
-    WcFlag(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.WC_FLAGS.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,12 +1,14 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_wc_opcode}; receive opcodes have bit 7 set ({@link #isReceive()}). */
 public enum WcOpcode implements VerbsEnum {
-    SEND(0), RDMA_WRITE(1), RDMA_READ(2), COMP_SWAP(3), FETCH_ADD(4), BIND_MW(5), LOCAL_INV(6), TSO(7),
-    FLUSH(8), ATOMIC_WRITE(9), RECV(128), RECV_RDMA_WITH_IMM(129), TM_ADD(130), TM_DEL(131), TM_SYNC(132),
-    TM_RECV(133), TM_NO_TAG(134), DRIVER1(135), DRIVER2(136), DRIVER3(137),
+    SEND, RDMA_WRITE, RDMA_READ, COMP_SWAP, FETCH_ADD, BIND_MW, LOCAL_INV, TSO,
+    FLUSH, ATOMIC_WRITE, RECV, RECV_RDMA_WITH_IMM, TM_ADD, TM_DEL, TM_SYNC,
+    TM_RECV, TM_NO_TAG, DRIVER1, DRIVER2, DRIVER3,
     /** A value libibverbs does not define. */
-    UNKNOWN(-1);
+    UNKNOWN;
 
     private static final WcOpcode[] BY_VALUE = new WcOpcode[138];
 
@@ -18,11 +20,8 @@ public enum WcOpcode implements VerbsEnum {
         }
     }
 
-    private final int value;
-
-    WcOpcode(int value) {
-        this.value = value;
-    }
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.WC_OPCODE.value(ibvName(), -1);
 
     @Override
     public int value() {

@@ -1,14 +1,16 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.IbvEnum;
+
 /** {@code enum ibv_wr_opcode}, with the text of {@code ibv_wr_opcode_str}. */
 public enum WrOpcode implements VerbsEnum {
-    RDMA_WRITE(0, "rdma-write"), RDMA_WRITE_WITH_IMM(1, "rdma-write-with-imm"), SEND(2, "send"),
-    SEND_WITH_IMM(3, "send-with-imm"), RDMA_READ(4, "rdma-read"), ATOMIC_CMP_AND_SWP(5, "atomic-cmp-and-swp"),
-    ATOMIC_FETCH_AND_ADD(6, "atomic-fetch-and-add"), LOCAL_INV(7, "local-inv"), BIND_MW(8, "bind-mw"),
-    SEND_WITH_INV(9, "send-with-inv"), TSO(10, "tso"), DRIVER1(11, "driver1"), FLUSH(14, "flush"),
-    ATOMIC_WRITE(15, "atomic-write"),
+    RDMA_WRITE("rdma-write"), RDMA_WRITE_WITH_IMM("rdma-write-with-imm"), SEND("send"),
+    SEND_WITH_IMM("send-with-imm"), RDMA_READ("rdma-read"), ATOMIC_CMP_AND_SWP("atomic-cmp-and-swp"),
+    ATOMIC_FETCH_AND_ADD("atomic-fetch-and-add"), LOCAL_INV("local-inv"), BIND_MW("bind-mw"),
+    SEND_WITH_INV("send-with-inv"), TSO("tso"), DRIVER1("driver1"), FLUSH("flush"),
+    ATOMIC_WRITE("atomic-write"),
     /** A value libibverbs does not define. */
-    UNKNOWN(-1, "unknown");
+    UNKNOWN("unknown");
 
     private static final WrOpcode[] BY_VALUE = new WrOpcode[16];
 
@@ -20,11 +22,11 @@ public enum WrOpcode implements VerbsEnum {
         }
     }
 
-    private final int value;
+    /** From the verbs ABI model, by the C name ({@link #ibvName()}); a constant libibverbs does not define is -1. */
+    private final int value = IbvEnum.WR_OPCODE.value(ibvName(), -1);
     private final String text;
 
-    WrOpcode(int value, String text) {
-        this.value = value;
+    WrOpcode(String text) {
         this.text = text;
     }
 

@@ -1,107 +1,73 @@
 package io.rdmatrace.trace;
 
-import static io.rdmatrace.trace.ValueNames.enumeration;
-import static io.rdmatrace.trace.ValueNames.flags;
+import io.rdmatrace.abi.IbvEnum;
+import io.rdmatrace.abi.QpMask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The libibverbs enum and flag tables the attributes render with. Values are the ABI values of
- * {@code <infiniband/verbs.h>} (see shared/reference/rdma-facts.md section 2); they are facts of
- * the C library, so they are never renumbered.
+ * The libibverbs enum and flag tables the attributes render with, made from the verbs ABI model
+ * ({@link IbvEnum}, {@link QpMask}): the values and names are written there once, for the binding's
+ * enums too (see shared/reference/rdma-facts.md section 2).
  */
 public final class VerbsNames {
 
     private VerbsNames() {
     }
 
-    public static final ValueNames QP_STATE = enumeration("enum ibv_qp_state",
-            0, "IBV_QPS_RESET", 1, "IBV_QPS_INIT", 2, "IBV_QPS_RTR", 3, "IBV_QPS_RTS",
-            4, "IBV_QPS_SQD", 5, "IBV_QPS_SQE", 6, "IBV_QPS_ERR", 7, "IBV_QPS_UNKNOWN");
+    public static final ValueNames QP_STATE = of(IbvEnum.QP_STATE);
 
-    public static final ValueNames MTU = enumeration("enum ibv_mtu",
-            1, "IBV_MTU_256", 2, "IBV_MTU_512", 3, "IBV_MTU_1024", 4, "IBV_MTU_2048", 5, "IBV_MTU_4096");
+    public static final ValueNames MTU = of(IbvEnum.MTU);
 
-    public static final ValueNames QP_TYPE = enumeration("enum ibv_qp_type",
-            2, "IBV_QPT_RC", 3, "IBV_QPT_UC", 4, "IBV_QPT_UD", 8, "IBV_QPT_RAW_PACKET",
-            9, "IBV_QPT_XRC_SEND", 10, "IBV_QPT_XRC_RECV", 0xFF, "IBV_QPT_DRIVER");
+    public static final ValueNames QP_TYPE = of(IbvEnum.QP_TYPE);
 
-    public static final ValueNames MIG_STATE = enumeration("enum ibv_mig_state",
-            0, "IBV_MIG_MIGRATED", 1, "IBV_MIG_REARM", 2, "IBV_MIG_ARMED");
+    public static final ValueNames MIG_STATE = of(IbvEnum.MIG_STATE);
 
-    public static final ValueNames PORT_STATE = enumeration("enum ibv_port_state",
-            0, "IBV_PORT_NOP", 1, "IBV_PORT_DOWN", 2, "IBV_PORT_INIT", 3, "IBV_PORT_ARMED",
-            4, "IBV_PORT_ACTIVE", 5, "IBV_PORT_ACTIVE_DEFER");
+    public static final ValueNames PORT_STATE = of(IbvEnum.PORT_STATE);
 
-    public static final ValueNames LINK_LAYER = enumeration("link layer (IBV_LINK_LAYER_*)",
-            0, "IBV_LINK_LAYER_UNSPECIFIED", 1, "IBV_LINK_LAYER_INFINIBAND", 2, "IBV_LINK_LAYER_ETHERNET");
+    public static final ValueNames LINK_LAYER = of(IbvEnum.LINK_LAYER);
 
-    public static final ValueNames GID_TYPE = enumeration("enum ibv_gid_type",
-            0, "IBV_GID_TYPE_IB", 1, "IBV_GID_TYPE_ROCE_V1", 2, "IBV_GID_TYPE_ROCE_V2");
+    public static final ValueNames GID_TYPE = of(IbvEnum.GID_TYPE);
 
-    public static final ValueNames ATOMIC_CAP = enumeration("enum ibv_atomic_cap",
-            0, "IBV_ATOMIC_NONE", 1, "IBV_ATOMIC_HCA", 2, "IBV_ATOMIC_GLOB");
+    public static final ValueNames ATOMIC_CAP = of(IbvEnum.ATOMIC_CAP);
 
-    public static final ValueNames NODE_TYPE = enumeration("enum ibv_node_type",
-            -1, "IBV_NODE_UNKNOWN", 1, "IBV_NODE_CA", 2, "IBV_NODE_SWITCH", 3, "IBV_NODE_ROUTER",
-            4, "IBV_NODE_RNIC", 5, "IBV_NODE_USNIC", 6, "IBV_NODE_USNIC_UDP", 7, "IBV_NODE_UNSPECIFIED");
+    public static final ValueNames NODE_TYPE = of(IbvEnum.NODE_TYPE);
 
-    public static final ValueNames WC_STATUS = enumeration("enum ibv_wc_status",
-            0, "IBV_WC_SUCCESS", 1, "IBV_WC_LOC_LEN_ERR", 2, "IBV_WC_LOC_QP_OP_ERR",
-            3, "IBV_WC_LOC_EEC_OP_ERR", 4, "IBV_WC_LOC_PROT_ERR", 5, "IBV_WC_WR_FLUSH_ERR",
-            6, "IBV_WC_MW_BIND_ERR", 7, "IBV_WC_BAD_RESP_ERR", 8, "IBV_WC_LOC_ACCESS_ERR",
-            9, "IBV_WC_REM_INV_REQ_ERR", 10, "IBV_WC_REM_ACCESS_ERR", 11, "IBV_WC_REM_OP_ERR",
-            12, "IBV_WC_RETRY_EXC_ERR", 13, "IBV_WC_RNR_RETRY_EXC_ERR", 14, "IBV_WC_LOC_RDD_VIOL_ERR",
-            15, "IBV_WC_REM_INV_RD_REQ_ERR", 16, "IBV_WC_REM_ABORT_ERR", 17, "IBV_WC_INV_EECN_ERR",
-            18, "IBV_WC_INV_EEC_STATE_ERR", 19, "IBV_WC_FATAL_ERR", 20, "IBV_WC_RESP_TIMEOUT_ERR",
-            21, "IBV_WC_GENERAL_ERR", 22, "IBV_WC_TM_ERR", 23, "IBV_WC_TM_RNDV_INCOMPLETE");
+    public static final ValueNames WC_STATUS = of(IbvEnum.WC_STATUS);
 
-    public static final ValueNames WC_OPCODE = enumeration("enum ibv_wc_opcode",
-            0, "IBV_WC_SEND", 1, "IBV_WC_RDMA_WRITE", 2, "IBV_WC_RDMA_READ", 3, "IBV_WC_COMP_SWAP",
-            4, "IBV_WC_FETCH_ADD", 5, "IBV_WC_BIND_MW", 6, "IBV_WC_LOCAL_INV", 7, "IBV_WC_TSO",
-            8, "IBV_WC_FLUSH", 9, "IBV_WC_ATOMIC_WRITE", 128, "IBV_WC_RECV",
-            129, "IBV_WC_RECV_RDMA_WITH_IMM", 130, "IBV_WC_TM_ADD", 131, "IBV_WC_TM_DEL",
-            132, "IBV_WC_TM_SYNC", 133, "IBV_WC_TM_RECV", 134, "IBV_WC_TM_NO_TAG",
-            135, "IBV_WC_DRIVER1", 136, "IBV_WC_DRIVER2", 137, "IBV_WC_DRIVER3");
+    public static final ValueNames WC_OPCODE = of(IbvEnum.WC_OPCODE);
 
-    public static final ValueNames WR_OPCODE = enumeration("enum ibv_wr_opcode",
-            0, "IBV_WR_RDMA_WRITE", 1, "IBV_WR_RDMA_WRITE_WITH_IMM", 2, "IBV_WR_SEND",
-            3, "IBV_WR_SEND_WITH_IMM", 4, "IBV_WR_RDMA_READ", 5, "IBV_WR_ATOMIC_CMP_AND_SWP",
-            6, "IBV_WR_ATOMIC_FETCH_AND_ADD", 7, "IBV_WR_LOCAL_INV", 8, "IBV_WR_BIND_MW",
-            9, "IBV_WR_SEND_WITH_INV", 10, "IBV_WR_TSO", 11, "IBV_WR_DRIVER1", 14, "IBV_WR_FLUSH",
-            15, "IBV_WR_ATOMIC_WRITE");
+    public static final ValueNames WR_OPCODE = of(IbvEnum.WR_OPCODE);
 
-    public static final ValueNames EVENT_TYPE = enumeration("enum ibv_event_type",
-            0, "IBV_EVENT_CQ_ERR", 1, "IBV_EVENT_QP_FATAL", 2, "IBV_EVENT_QP_REQ_ERR",
-            3, "IBV_EVENT_QP_ACCESS_ERR", 4, "IBV_EVENT_COMM_EST", 5, "IBV_EVENT_SQ_DRAINED",
-            6, "IBV_EVENT_PATH_MIG", 7, "IBV_EVENT_PATH_MIG_ERR", 8, "IBV_EVENT_DEVICE_FATAL",
-            9, "IBV_EVENT_PORT_ACTIVE", 10, "IBV_EVENT_PORT_ERR", 11, "IBV_EVENT_LID_CHANGE",
-            12, "IBV_EVENT_PKEY_CHANGE", 13, "IBV_EVENT_SM_CHANGE", 14, "IBV_EVENT_SRQ_ERR",
-            15, "IBV_EVENT_SRQ_LIMIT_REACHED", 16, "IBV_EVENT_QP_LAST_WQE_REACHED",
-            17, "IBV_EVENT_CLIENT_REREGISTER", 18, "IBV_EVENT_GID_CHANGE", 19, "IBV_EVENT_WQ_FATAL",
-            20, "IBV_EVENT_DEVICE_SPEED_CHANGE");
+    public static final ValueNames EVENT_TYPE = of(IbvEnum.EVENT_TYPE);
 
-    public static final ValueNames ACCESS_FLAGS = flags("enum ibv_access_flags",
-            0x1, "IBV_ACCESS_LOCAL_WRITE", 0x2, "IBV_ACCESS_REMOTE_WRITE", 0x4, "IBV_ACCESS_REMOTE_READ",
-            0x8, "IBV_ACCESS_REMOTE_ATOMIC", 0x10, "IBV_ACCESS_MW_BIND", 0x20, "IBV_ACCESS_ZERO_BASED",
-            0x40, "IBV_ACCESS_ON_DEMAND", 0x80, "IBV_ACCESS_HUGETLB", 0x100, "IBV_ACCESS_FLUSH_GLOBAL",
-            0x200, "IBV_ACCESS_FLUSH_PERSISTENT", 1 << 20, "IBV_ACCESS_RELAXED_ORDERING");
+    public static final ValueNames ACCESS_FLAGS = of(IbvEnum.ACCESS_FLAGS);
 
-    public static final ValueNames QP_ATTR_MASK = flags("enum ibv_qp_attr_mask",
-            1 << 0, "IBV_QP_STATE", 1 << 1, "IBV_QP_CUR_STATE", 1 << 2, "IBV_QP_EN_SQD_ASYNC_NOTIFY",
-            1 << 3, "IBV_QP_ACCESS_FLAGS", 1 << 4, "IBV_QP_PKEY_INDEX", 1 << 5, "IBV_QP_PORT",
-            1 << 6, "IBV_QP_QKEY", 1 << 7, "IBV_QP_AV", 1 << 8, "IBV_QP_PATH_MTU",
-            1 << 9, "IBV_QP_TIMEOUT", 1 << 10, "IBV_QP_RETRY_CNT", 1 << 11, "IBV_QP_RNR_RETRY",
-            1 << 12, "IBV_QP_RQ_PSN", 1 << 13, "IBV_QP_MAX_QP_RD_ATOMIC", 1 << 14, "IBV_QP_ALT_PATH",
-            1 << 15, "IBV_QP_MIN_RNR_TIMER", 1 << 16, "IBV_QP_SQ_PSN", 1 << 17, "IBV_QP_MAX_DEST_RD_ATOMIC",
-            1 << 18, "IBV_QP_PATH_MIG_STATE", 1 << 19, "IBV_QP_CAP", 1 << 20, "IBV_QP_DEST_QPN",
-            1 << 25, "IBV_QP_RATE_LIMIT");
+    public static final ValueNames QP_ATTR_MASK = qpAttrMask();
 
-    public static final ValueNames SEND_FLAGS = flags("enum ibv_send_flags",
-            1, "IBV_SEND_FENCE", 2, "IBV_SEND_SIGNALED", 4, "IBV_SEND_SOLICITED", 8, "IBV_SEND_INLINE",
-            16, "IBV_SEND_IP_CSUM");
+    public static final ValueNames SEND_FLAGS = of(IbvEnum.SEND_FLAGS);
 
-    public static final ValueNames WC_FLAGS = flags("enum ibv_wc_flags",
-            1, "IBV_WC_GRH", 2, "IBV_WC_WITH_IMM", 4, "IBV_WC_IP_CSUM_OK", 8, "IBV_WC_WITH_INV",
-            16, "IBV_WC_TM_SYNC_REQ", 32, "IBV_WC_TM_MATCH", 64, "IBV_WC_TM_DATA_VALID");
+    public static final ValueNames WC_FLAGS = of(IbvEnum.WC_FLAGS);
+
+    private static ValueNames of(IbvEnum e) {
+        List<Object> pairs = new ArrayList<>();
+        for (Map.Entry<Long, String> entry : e.entries().entrySet()) {
+            pairs.add(entry.getKey());
+            pairs.add(entry.getValue());
+        }
+        return e.isFlags() ? ValueNames.flags(e.title(), pairs.toArray())
+                : ValueNames.enumeration(e.title(), pairs.toArray());
+    }
+
+    private static ValueNames qpAttrMask() {
+        List<Object> pairs = new ArrayList<>();
+        for (QpMask m : QpMask.values()) {
+            pairs.add(m.bit());
+            pairs.add(m.ibvName());
+        }
+        return ValueNames.flags("enum ibv_qp_attr_mask", pairs.toArray());
+    }
 
     /** The MTU in bytes for an {@code enum ibv_mtu} value (256 for 1 … 4096 for 5), or -1. */
     public static int mtuBytes(long mtuEnum) {
