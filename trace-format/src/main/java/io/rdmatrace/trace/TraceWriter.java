@@ -43,7 +43,7 @@ public final class TraceWriter implements AutoCloseable {
     private String stampThreadName = "";
 
     private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, WriterLock lock, long pid, LongSupplier clock,
-                        long wallAtStart) {
+                        long monoAtStart, long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
         this.lock = lock;
@@ -53,7 +53,7 @@ public final class TraceWriter implements AutoCloseable {
         // guarded by this writer's lock instead of Chronicle's owner-thread check
         this.appender.singleThreadedCheckDisabled(true);
         this.clock = clock;
-        this.monoAtStart = clock.getAsLong();
+        this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;
     }
 
@@ -73,21 +73,30 @@ public final class TraceWriter implements AutoCloseable {
      * recorded by the tracing libibverbs): every event header carries {@code pid}.
      */
     public static TraceWriter create(Path outDir, SessionInfo session, long pid) throws TraceException {
-        Instant now = Instant.now();
-        return create(outDir, session, pid, System::nanoTime, now.getEpochSecond() * 1_000_000_000L + now.getNano());
+        return create(outDir, session, pid, System::nanoTime, -1);
     }
 
     /**
      * As {@link #create(Path, SessionInfo, long)} with another monotonic clock and the wall-clock
      * time it starts at: for generators of synthetic traces that simulate time (several hosts,
      * skewed clocks). An event's {@code monoNanos} is {@code clock}'s value, its {@code wallNanos}
-     * {@code wallNanosAtStart} plus the clock's advance since creation.
+     * {@code wallNanosAtStart} plus the clock's advance since creation. {@code wallNanosAtStart} -1
+     * reads the wall clock now, together with {@code clock}.
      */
     public static TraceWriter create(Path outDir, SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
             throws TraceException {
         Objects.requireNonNull(outDir, "outDir");
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(clock, "clock");
+        // The wall clock and the monotonic clock are read together, before the queue is opened
+        // (which takes from milliseconds to seconds): read apart, every event's wall time would be
+        // off by the open time, a different amount on each host.
+        long monoAtStart = clock.getAsLong();
+        long wallAtStart = wallNanosAtStart;
+        if (wallAtStart == -1) {
+            Instant now = Instant.now();
+            wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        }
         Path dir;
         try {
             dir = TraceLayout.hostFolder(outDir, session.hostId());
@@ -118,7 +127,7 @@ public final class TraceWriter implements AutoCloseable {
             throw new TraceException(TraceException.Problem.IO, dir,
                     "cannot create a Chronicle Queue in " + dir + ": " + e, e);
         }
-        TraceWriter w = new TraceWriter(dir, session.hostId(), q, lock, pid, clock, wallNanosAtStart);
+        TraceWriter w = new TraceWriter(dir, session.hostId(), q, lock, pid, clock, monoAtStart, wallAtStart);
         try {
             w.writeSession(session);
         } catch (RuntimeException | Error e) {

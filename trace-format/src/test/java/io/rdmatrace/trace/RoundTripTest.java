@@ -66,6 +66,19 @@ class RoundTripTest {
     }
 
     @Test
+    void eventWallTime_isTheWallClockWhenItWasAppended() throws Exception {
+        // the queue takes milliseconds to open: a wall clock read apart from the monotonic one
+        // would date every event that much too early
+        try (TraceWriter w = TraceWriter.create(out, EdgeFixture.session("h"))) {
+            long before = epochNanos();
+            w.append(EdgeFixture.events().get(0));
+            long after = epochNanos();
+            CallEvent c = (CallEvent) TraceReader.readAll(out.resolve("h")).events().get(1);
+            assertThat(c.header().wallNanos()).isBetween(before - 200_000, after + 200_000);
+        }
+    }
+
+    @Test
     void edgeValues_renderAsDocumented() throws Exception {
         try (TraceWriter w = TraceWriter.create(out, EdgeFixture.session("h"))) {
             w.append(EdgeFixture.events().get(0));
