@@ -18,12 +18,18 @@ WITH disc AS (
       AND NOT EXISTS (SELECT 1 FROM _ctl c WHERE c.host = e.host AND c.in_cm_id = e.cm_id
                         AND c.verb = 'rdma_disconnect' AND c.seq < e.seq)),
 flushed AS (
-    -- flushed completions of work requests posted to the send queue before the event
+    -- flushed completions of work requests posted to the send queue before the event. Programs
+    -- often give sends and receives the same wr_id (rping: 0), and a flushed completion's opcode
+    -- is not defined by the verbs: only a completion that is not a receive's, with a wr_id no
+    -- receive on that QP used, counts as a send (the receives left posted at the end flush too)
     SELECT d.host, d.seq, count(*) AS n, min(w.seq) AS f_seq, arg_min(w.wr_id, w.seq) AS f_wr_id
     FROM disc d
     JOIN completions w ON w.host = d.host AND w.qp_num = d.qp_num AND w.seq > d.seq AND w.status = 5
-    WHERE EXISTS (SELECT 1 FROM posts p WHERE p.host = w.host AND p.qp_num = w.qp_num AND p.queue = 'send'
+    WHERE NOT coalesce(w.is_recv, false)
+      AND EXISTS (SELECT 1 FROM posts p WHERE p.host = w.host AND p.qp_num = w.qp_num AND p.queue = 'send'
                     AND p.ok AND p.wr_id = w.wr_id AND p.seq < d.seq)
+      AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.host = w.host AND p.qp_num = w.qp_num AND p.queue <> 'send'
+                        AND p.wr_id = w.wr_id AND p.seq < d.seq)
     GROUP BY d.host, d.seq),
 peer AS (
     -- the peer's rdma_disconnect of this connection: its id's addresses are ours, reversed

@@ -36,7 +36,8 @@ WITH span AS (
     SELECT host, thread_id, mono_ns AS start_ns, mono_ns + duration_ns AS end_ns FROM _ctl
     WHERE verb LIKE 'rdma_%' AND duration_ns > 0
     UNION ALL
-    SELECT host, thread_id, mono_ns, mono_ns + duration FROM _cm_event WHERE duration > 0)
+    -- an event is dated when rdma_get_cm_event returned it, after waiting `duration`
+    SELECT host, thread_id, mono_ns - duration, mono_ns FROM _cm_event WHERE duration > 0)
 SELECT DISTINCT c.host, c.seq
 FROM _ctl c JOIN span s ON s.host = c.host AND s.thread_id = c.thread_id
                        AND c.mono_ns >= s.start_ns AND c.mono_ns <= s.end_ns

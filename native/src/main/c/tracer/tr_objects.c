@@ -265,7 +265,8 @@ int (ibv_get_async_event)(struct ibv_context *ctx, struct ibv_async_event *event
     uint32_t n = TR_PAYLOAD + AE_NSLOTS;
     int64_t *r = tr_reserve(n);
     if (r != NULL) {
-        tr_head(r, TR_IBV_GET_ASYNC_EVENT, 0, n, t0, ctx, ret, ret != 0 ? (err != 0 ? err : EIO) : 0, t1 - t0);
+        /* an event is stamped when it was returned, not when the program began to wait */
+        tr_head(r, TR_IBV_GET_ASYNC_EVENT, 0, n, t1, ctx, ret, ret != 0 ? (err != 0 ? err : EIO) : 0, t1 - t0);
         int64_t *a = r + TR_PAYLOAD;
         memset(a, 0, AE_NSLOTS * 8);
         if (ret == 0 && event != NULL) {

@@ -11,9 +11,9 @@
  *
  * A record is a run of int64 slots that never wraps: a RING_HEADER block (KIND_LEN = kind in the low
  * 16 bits, flags in bits 16..31, length in slots in the high 32; MONO_NS = CLOCK_MONOTONIC at the
- * call's start; TID; HANDLE = the object the call acts on), a STATUS block of layout.h (RET, ERRNO,
- * DURATION_NS, EXTRA), then the kind's payload, made of layout.h blocks (QP_ATTR, SEND_WR, SGE, WC,
- * ...). Kind 0 is padding up to the end of the sub-ring. The writer publishes head with a release
+ * call's start (for an event a blocking call returned, async or CM: when it was returned); TID;
+ * HANDLE = the object the call acts on), a STATUS block of layout.h (RET, ERRNO, DURATION_NS, EXTRA),
+ * then the kind's payload, made of layout.h blocks (QP_ATTR, SEND_WR, SGE, WC, ...). Kind 0 is padding up to the end of the sub-ring. The writer publishes head with a release
  * store after the record is complete; the reader consumes up to head and publishes tail.
  * When a record does not fit, the writer counts it in `dropped` and moves on: it never waits.
  */

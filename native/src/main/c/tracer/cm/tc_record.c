@@ -113,7 +113,8 @@ void tc_record_event(const struct rdma_cm_event *ev, int64_t t0, int64_t t1)
         return;
     }
     const struct rdma_cm_id *id = ev->id;
-    head(r, TR_RDMA_CM_EVENT, TC_EVENT_SLOTS, t0, id, 0, 0, t1 - t0);
+    /* stamped when delivered: rdma_get_cm_event may have waited seconds for it (t1 - t0) */
+    head(r, TR_RDMA_CM_EVENT, TC_EVENT_SLOTS, t1, id, 0, 0, t1 - t0);
     int64_t *p = r + TR_PAYLOAD;
     int ud = id != NULL && (id->ps == RDMA_PS_UDP || id->ps == RDMA_PS_IPOIB);
     p[CME_EVENT] = ev->event;

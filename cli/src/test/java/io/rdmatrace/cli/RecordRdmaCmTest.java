@@ -62,6 +62,9 @@ class RecordRdmaCmTest {
         assertThat(cmEvents(ra.events())).extracting(CmEvent::eventTypeName).containsSubsequence(
                 "RDMA_CM_EVENT_CONNECT_REQUEST", "RDMA_CM_EVENT_ESTABLISHED", "RDMA_CM_EVENT_DISCONNECTED");
         CmEvent request = cmEvents(ra.events()).get(0);
+        // an event is dated when rdma_get_cm_event returned it, after the listen (not when the wait began)
+        assertThat(request.header().monoNanos())
+                .isGreaterThan(calls(ra.events(), Verb.RDMA_LISTEN).get(0).header().monoNanos());
         assertThat(request.attrs().text(Attr.DST_ADDR)).startsWith(ips.b() + ":");
         long qpnB = calls(rb.events(), Verb.RDMA_CREATE_QP).get(0).out().get(Attr.QP_NUM, -1);
         assertThat(request.attrs().get(Attr.PEER_QP_NUM, -2)).isEqualTo(qpnB);
