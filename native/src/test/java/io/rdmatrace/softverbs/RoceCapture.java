@@ -3,6 +3,10 @@ package io.rdmatrace.softverbs;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +17,9 @@ import java.util.Map;
 
 /**
  * A tshark capture of RoCEv2 traffic on the loopback interface, and its decoding by tshark's
- * own InfiniBand dissector (UDP port 4791 is decoded as RoCEv2 by default).
+ * own InfiniBand dissector (UDP port 4791 is decoded as RoCEv2 by default). The capture also
+ * holds the marker datagrams (UDP port {@value #MARKER_PORT}) that proved it live; decoding and
+ * {@link #roceDatagrams} leave them out.
  */
 final class RoceCapture implements AutoCloseable {
     private static final Duration START_DEADLINE = Duration.ofSeconds(20);
@@ -21,6 +27,8 @@ final class RoceCapture implements AutoCloseable {
     private static final Duration SETTLE_MIN = Duration.ofMillis(1000);
     private static final Duration SETTLE_QUIET = Duration.ofMillis(600);
     private static final Duration SETTLE_MAX = Duration.ofSeconds(10);
+    /** The discard port: marker datagrams go there, to nobody, while the capture is not yet live. */
+    static final int MARKER_PORT = 9;
     /** A pcap file's global header; a file this size holds no packet yet. */
     private static final long PCAP_HEADER_BYTES = 24;
     /** Wireshark's heuristic guesses at what a SEND payload carries (NFS-over-RDMA, EoIB, …); they
@@ -50,7 +58,7 @@ final class RoceCapture implements AutoCloseable {
         Path tshark = SoftverbsEnv.requireTool("tshark", "tshark");
         Path file = workDir.resolve("roce.pcap");
         ChildProcess p = ChildProcess.start("tshark-capture", List.of(tshark.toString(), "-i", "lo", "-f",
-                "udp port 4791 and host " + host, "-F", "pcap", "-w", file.toString()), Map.of(), workDir);
+                "udp and host " + host + " and (port 4791 or port " + MARKER_PORT + ")", "-F", "pcap", "-w", file.toString()), Map.of(), workDir);
         long end = System.nanoTime() + START_DEADLINE.toNanos();
         // tshark reports "Capturing on 'Loopback: lo'" on stderr once the capture is running
         while (System.nanoTime() < end && p.isAlive() && !readStderr(workDir).contains("Capturing on")) {
@@ -61,7 +69,33 @@ final class RoceCapture implements AutoCloseable {
             assumeTrue(false, () -> "tshark cannot capture on lo here (needs root or dumpcap capabilities): "
                     + r.describe());
         }
+        awaitLive(file, host, end);
         return new RoceCapture(tshark, file, p);
+    }
+
+    /**
+     * "Capturing on" can come before the kernel hands dumpcap packets (on a loaded machine, the
+     * first 16 packets of a run were missing): send marker datagrams until one is in the file, so
+     * the capture is known to be live before the run starts.
+     */
+    private static void awaitLive(Path file, String host, long deadline) {
+        try (DatagramSocket socket = new DatagramSocket()) {
+            byte[] marker = {0};
+            while (file.toFile().length() <= PCAP_HEADER_BYTES && System.nanoTime() < deadline) {
+                socket.send(new DatagramPacket(marker, marker.length, InetAddress.getByName(host), MARKER_PORT));
+                sleep(100);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (file.toFile().length() <= PCAP_HEADER_BYTES) {
+            throw new IllegalStateException("tshark said it was capturing but never wrote a marker datagram to " + file);
+        }
+    }
+
+    /** The capture's RoCEv2 datagrams (UDP 4791), without the markers. */
+    static List<PcapFile.Datagram> roceDatagrams(Path pcap) throws IOException {
+        return PcapFile.readUdp(pcap).stream().filter(d -> d.dstPort() == 4791 || d.srcPort() == 4791).toList();
     }
 
     /** Stops the capture (SIGTERM lets tshark finish the file) and returns the pcap file. */
@@ -100,7 +134,7 @@ final class RoceCapture implements AutoCloseable {
 
     /** tshark's decoding of every packet in the capture. */
     List<Packet> decode() {
-        List<String> command = new ArrayList<>(List.of(tshark.toString(), "-r", file.toString()));
+        List<String> command = new ArrayList<>(List.of(tshark.toString(), "-r", file.toString(), "-Y", "udp.port == 4791"));
         for (String p : PAYLOAD_HEURISTICS) {
             command.addAll(List.of("--disable-protocol", p));
         }

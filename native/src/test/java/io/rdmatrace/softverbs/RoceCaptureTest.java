@@ -42,7 +42,7 @@ class RoceCaptureTest {
             Pingpong.Run run = Pingpong.run(kind, HOSTS, options, ITERATIONS, work);
             Path pcap = capture.stop();
             Pingpong.assertCompleted(run, ITERATIONS);
-            return new Captured(run, capture.decode(), PcapFile.readUdp(pcap));
+            return new Captured(run, capture.decode(), RoceCapture.roceDatagrams(pcap));
         }
     }
 
