@@ -7,8 +7,10 @@
  *       size of one softverbs packet (path MTU 1024 + 16 bytes of BTH and ICRC)
  * Build and run: make -C native bench   (links the built softverbs libibverbs.so.1, not internals)
  * Usage: sv_bench [-p pairs] [-n iterations] [-w warmup] [-s size[,size...]] [-t bandwidth_ms]
+ *                 [-m round-trip path MTU: 256..4096, default 1024; bring-up and bandwidth stay at 1024]
  * Devices: SOFTVERBS_DEVICES if set (its first two devices), else softverbs_configure() with
- * "bencha@127.X.Y.1,benchb@127.X.Y.2", X.Y from the pid (never another process's address). */
+ * "bencha@127.X.Y.1,benchb@127.X.Y.2", X.Y from the pid (never another process's address), with
+ * 9000-byte links when -m is above 1024. */
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <pthread.h>
@@ -25,7 +27,7 @@
 
 #define PORT              1
 #define GID_INDEX         3           /* IPv4-mapped RoCE v2 GID, as ibv_rc_pingpong -g 3 */
-#define PATH_MTU          IBV_MTU_1024   /* BENCH_MTU bytes */
+#define PATH_MTU          IBV_MTU_1024   /* BENCH_MTU bytes: bring-up and bandwidth */
 #define CQ_DEPTH          256
 #define QP_DEPTH          16
 #define MAX_MSG           65536
@@ -102,6 +104,18 @@ static void close_side(struct side *s)
     free(s->buf);
 }
 
+/* The path MTU enum of 256..4096 bytes (a power of two; checked by main). */
+static enum ibv_mtu mtu_enum(int bytes)
+{
+    switch (bytes) {
+    case 256: return IBV_MTU_256;
+    case 512: return IBV_MTU_512;
+    case 2048: return IBV_MTU_2048;
+    case 4096: return IBV_MTU_4096;
+    default: return IBV_MTU_1024;
+    }
+}
+
 static struct ibv_qp *create_rc_qp(struct side *s)
 {
     struct ibv_qp_init_attr init = {
@@ -116,7 +130,7 @@ static struct ibv_qp *create_rc_qp(struct side *s)
 
 /* The three modifies ibv_rc_pingpong makes, towards the peer QP `remote_qpn` at `remote_gid`. */
 static void connect_qp(struct ibv_qp *qp, uint32_t remote_qpn, const union ibv_gid *remote_gid,
-                       uint32_t my_psn, uint32_t remote_psn)
+                       uint32_t my_psn, uint32_t remote_psn, enum ibv_mtu mtu)
 {
     struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = PORT,
                              .qp_access_flags = 0 };
@@ -125,7 +139,7 @@ static void connect_qp(struct ibv_qp *qp, uint32_t remote_qpn, const union ibv_g
         die("modify RESET->INIT", rc);
     memset(&a, 0, sizeof a);
     a.qp_state = IBV_QPS_RTR;
-    a.path_mtu = PATH_MTU;
+    a.path_mtu = mtu;
     a.dest_qp_num = remote_qpn;
     a.rq_psn = remote_psn;
     a.max_dest_rd_atomic = 1;
@@ -166,8 +180,8 @@ static void bench_bringup(struct side *a, struct side *b, int pairs)
             qa[i] = create_rc_qp(a);
             qb[i] = create_rc_qp(b);
             uint32_t psn_a = (uint32_t)(lrand48() & 0xFFFFFF), psn_b = (uint32_t)(lrand48() & 0xFFFFFF);
-            connect_qp(qa[i], qb[i]->qp_num, &b->gid, psn_a, psn_b);
-            connect_qp(qb[i], qa[i]->qp_num, &a->gid, psn_b, psn_a);
+            connect_qp(qa[i], qb[i]->qp_num, &b->gid, psn_a, psn_b, PATH_MTU);
+            connect_qp(qb[i], qa[i]->qp_num, &a->gid, psn_b, psn_a, PATH_MTU);
             per_pair[done + i] = now_ns() - t0;
             timed_ns += per_pair[done + i];
         }
@@ -233,16 +247,18 @@ static void await_recv(struct side *s)
     }
 }
 
-static void bench_latency(struct side *a, struct side *b, const uint32_t *sizes, int nsizes, int iters, int warmup)
+static void bench_latency(struct side *a, struct side *b, const uint32_t *sizes, int nsizes, int iters, int warmup,
+                          int mtu_bytes)
 {
     struct ibv_qp *qa = create_rc_qp(a), *qb = create_rc_qp(b);
-    connect_qp(qa, qb->qp_num, &b->gid, 100, 200);
-    connect_qp(qb, qa->qp_num, &a->gid, 200, 100);
+    connect_qp(qa, qb->qp_num, &b->gid, 100, 200, mtu_enum(mtu_bytes));
+    connect_qp(qb, qa->qp_num, &a->gid, 200, 100, mtu_enum(mtu_bytes));
     int64_t *rtt = calloc((size_t)iters, sizeof *rtt), *udp = calloc((size_t)iters, sizeof *udp);
     if (!rtt || !udp)
         die("calloc", ENOMEM);
-    printf("\nSEND round trip: A sends, B receives and sends back, A receives (RC, signaled, polling),\n"
-           "against a UDP ping-pong of the same payload between the same addresses (one thread, polling)\n");
+    printf("\nSEND round trip at path MTU %d: A sends, B receives and sends back, A receives (RC, signaled,\n"
+           "polling), against a UDP ping-pong of the same payload between the same addresses (one thread, polling)\n",
+           mtu_bytes);
     printf("  %8s %8s %10s %10s %10s %10s %10s %10s %12s\n", "size_B", "iters", "p50_us", "p99_us", "mean_us",
            "udp_p50", "udp_p99", "udp_mean", "p50_vs_udp");
     for (int si = 0; si < nsizes; si++) {
@@ -315,8 +331,8 @@ static void *bw_send(void *arg)
 static void bench_bandwidth(struct side *a, struct side *b, int ms)
 {
     struct ibv_qp *qa = create_rc_qp(a), *qb = create_rc_qp(b);
-    connect_qp(qa, qb->qp_num, &b->gid, 300, 400);
-    connect_qp(qb, qa->qp_num, &a->gid, 400, 300);
+    connect_qp(qa, qb->qp_num, &b->gid, 300, 400, PATH_MTU);
+    connect_qp(qb, qa->qp_num, &a->gid, 400, 300, PATH_MTU);
     for (int i = 0; i < QP_DEPTH; i++)
         post_recv(b, qb, BW_MSG);
     struct bw_sender t = {.s = a, .qp = qa};
@@ -392,31 +408,34 @@ static int parse_sizes(const char *arg, uint32_t *sizes, int max)
 
 int main(int argc, char **argv)
 {
-    int pairs = 2000, iters = 10000, warmup = 1000, bw_ms = 2000, opt;
+    int pairs = 2000, iters = 10000, warmup = 1000, bw_ms = 2000, mtu = 1024, opt;
     uint32_t sizes[8] = { 8, 64, 1024, 4096 };
     int nsizes = 4;
-    while ((opt = getopt(argc, argv, "p:n:w:s:t:")) != -1) {
+    while ((opt = getopt(argc, argv, "p:n:w:s:t:m:")) != -1) {
         switch (opt) {
         case 'p': pairs = atoi(optarg); break;
         case 'n': iters = atoi(optarg); break;
         case 'w': warmup = atoi(optarg); break;
         case 's': nsizes = parse_sizes(optarg, sizes, 8); break;
         case 't': bw_ms = atoi(optarg); break;
+        case 'm': mtu = atoi(optarg); break;
         default: nsizes = -1; break;
         }
     }
     if (pairs < 1 || pairs > 1000000 || iters < 1 || iters > 10000000 || warmup < 0 || nsizes < 1 ||
-        bw_ms < 100 || bw_ms > 600000) {
+        bw_ms < 100 || bw_ms > 600000 || (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)) {
         fprintf(stderr, "usage: sv_bench [-p pairs 1..1e6] [-n iterations 1..1e7] [-w warmup] "
-                        "[-s size[,size...] each 1..%d] [-t bandwidth_ms 100..600000]\n", MAX_MSG);
+                        "[-s size[,size...] each 1..%d] [-t bandwidth_ms 100..600000] "
+                        "[-m round-trip path MTU 256|512|1024|2048|4096]\n", MAX_MSG);
         return 2;
     }
     const char *env = getenv("SOFTVERBS_DEVICES");
     if (!env || !*env) {
-        char spec[96];
+        char spec[128];
         unsigned pid = (unsigned)getpid();
-        snprintf(spec, sizeof spec, "bencha@127.%u.%u.1,benchb@127.%u.%u.2", 1 + (pid >> 8) % 254, pid & 0xFF,
-                 1 + (pid >> 8) % 254, pid & 0xFF);
+        const char *link = mtu > 1024 ? ":mtu=9000" : "";   /* the default link carries path MTU 1024 */
+        snprintf(spec, sizeof spec, "bencha@127.%u.%u.1%s,benchb@127.%u.%u.2%s", 1 + (pid >> 8) % 254, pid & 0xFF,
+                 link, 1 + (pid >> 8) % 254, pid & 0xFF, link);
         if (softverbs_configure(spec) != 0) {
             fprintf(stderr, "sv_bench: softverbs_configure: %s\n", softverbs_last_error());
             return 2;
@@ -433,10 +452,10 @@ int main(int argc, char **argv)
     open_side(devs[0], &a);
     open_side(devs[1], &b);
     srand48(4791);
-    printf("softverbs bench: devices %s (%s) and %s (%s), path MTU 1024, GID index %d\n",
-           ibv_get_device_name(devs[0]), a.ip, ibv_get_device_name(devs[1]), b.ip, GID_INDEX);
+    printf("softverbs bench: devices %s (%s) and %s (%s), path MTU 1024 (round trip: %d), GID index %d\n",
+           ibv_get_device_name(devs[0]), a.ip, ibv_get_device_name(devs[1]), b.ip, mtu, GID_INDEX);
     bench_bringup(&a, &b, pairs);
-    bench_latency(&a, &b, sizes, nsizes, iters, warmup);
+    bench_latency(&a, &b, sizes, nsizes, iters, warmup, mtu);
     bench_bandwidth(&a, &b, bw_ms);
     printf("\nDevice counters after the run\n");
     print_counters(&a, "A");
