@@ -65,9 +65,13 @@ final class RecordCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The program and its arguments (after --).")
     List<String> command;
 
+    /** Longest wait for {@link ProgramRecording#warmUp()} before the program starts anyway. */
+    private static final long WARM_UP_WAIT_MILLIS = 10_000;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        Thread warmUp = ProgramRecording.warmUp();
         if (!dataPath.equals("full") && !dataPath.equals("summary")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "rdmatrace record: --data-path is full or summary, not '" + dataPath + "'");
@@ -107,6 +111,8 @@ final class RecordCommand implements Callable<Integer> {
             ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
             pb.environment().putAll(ProgramRecording.environment(s, env));
             ProgramRecording recording = new ProgramRecording(s);
+            // the program runs after the JVM's start-up, not beside it (a bounded wait: best effort)
+            warmUp.join(WARM_UP_WAIT_MILLIS);
             Process process = pb.start();
             ProgramRecording.Result result;
             try (InterruptForwarder ignored = InterruptForwarder.to(process)) {

@@ -69,6 +69,14 @@ public final class ProgramRecording {
         return env;
     }
 
+    /**
+     * Starts Chronicle Queue on a thread of its own ({@link TraceWarmUp}); join the thread before
+     * starting the program, so its run does not share the CPUs with the JVM's start-up.
+     */
+    public static Thread warmUp() {
+        return TraceWarmUp.start();
+    }
+
     /** Problems met opening rings (a tracer from another build): each one sentence. */
     public List<String> ringProblems() {
         return ringProblems;

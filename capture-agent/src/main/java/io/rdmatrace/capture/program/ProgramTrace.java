@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The trace of one recorded process: decodes its ring's calls into events and writes them. The
@@ -42,6 +44,11 @@ final class ProgramTrace {
     private final List<ProgramEvent> held = new ArrayList<>();
     private final Map<Long, String> threadNames = new HashMap<>();
     private TraceWriter writer;
+    /** The trace while it is created on another thread (even after {@link TraceWarmUp}, creating a
+     * queue can take longer than a fast program takes to fill its ring); null before and after. */
+    private FutureTask<TraceWriter> creating;
+    /** Calls drained while the trace is created, taken once it exists: the ring is emptied meanwhile. */
+    private final List<RingReader.Call> waiting = new ArrayList<>();
     private SessionParts session;
     private long events;
     private long unmapped;
@@ -80,6 +87,9 @@ final class ProgramTrace {
     /** Takes and writes what the program has recorded since the last call; true when there was something. */
     boolean drain() throws IOException, TraceException {
         List<RingReader.Call> calls = reader.drain();
+        if (creating != null && creating.isDone()) {
+            created();
+        }
         for (RingReader.Call call : calls) {
             take(call);
         }
@@ -87,6 +97,10 @@ final class ProgramTrace {
     }
 
     private void take(RingReader.Call call) throws TraceException {
+        if (creating != null) {
+            waiting.add(call);
+            return;
+        }
         RingRecord r = call.first();
         long tid = r.tid();
         switch (r.kind()) {
@@ -119,7 +133,9 @@ final class ProgramTrace {
             }
         }
         if (session != null && writer == null) {
-            startTrace();
+            startTrace(true);
+            waiting.add(call);
+            return;
         }
         switch (r.kind()) {
             case IBV_POST_SEND, IBV_POST_RECV, IBV_POST_SRQ_RECV -> {
@@ -182,7 +198,13 @@ final class ProgramTrace {
     }
 
     private void write(ProgramEvent e) {
-        writer.stampNext(e.monoNanos(), e.tid(), threadName(e.tid()));
+        write(writer, e, threadName(e.tid()));
+        events++;
+    }
+
+    /** Writes one decoded event as it happened in the program (its time and thread). */
+    static void write(TraceWriter writer, ProgramEvent e, String threadName) {
+        writer.stampNext(e.monoNanos(), e.tid(), threadName);
         if (e instanceof ProgramEvent.Call c) {
             CallMapper.Mapped m = c.call();
             writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
@@ -193,10 +215,14 @@ final class ProgramTrace {
         } else if (e instanceof ProgramEvent.Cm c) {
             writer.cmEvent(c.eventType(), c.status(), c.id(), c.attrs());
         }
-        events++;
     }
 
-    private void startTrace() throws TraceException {
+    /**
+     * Creates the trace and writes its SESSION; {@code async}: on another thread, while the drain
+     * goes on emptying the ring into {@link #waiting} (a program that opens its device and goes
+     * straight to its data path would otherwise fill its ring while Chronicle starts).
+     */
+    private void startTrace(boolean async) throws TraceException {
         RingFile ring = reader.ring();
         Map<String, String> overrides = new LinkedHashMap<>();
         overrides.put("pid", Long.toString(ring.pid()));
@@ -211,11 +237,41 @@ final class ProgramTrace {
         SessionInfo info = new SessionInfo(toolVersion, hostId, String.join(" ", ring.commandLine()),
                 ring.realLibrary(), SessionInfo.PROGRAM_SCENARIO, overrides, session.device, session.ports,
                 session.gids);
-        writer = TraceWriter.create(outDir, info, ring.pid());
+        creating = new FutureTask<>(() -> TraceWriter.create(outDir, info, ring.pid()));
+        if (async) {
+            Thread t = new Thread(creating, "rdmatrace-create-" + ring.pid());
+            t.setDaemon(true);
+            t.start();
+        } else {
+            creating.run();
+            created();
+        }
+    }
+
+    /** The trace exists (or could not be created): writes what was held and takes what waited. */
+    private void created() throws TraceException {
+        FutureTask<TraceWriter> f = creating;
+        creating = null;
+        try {
+            writer = f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TraceException(TraceException.Problem.IO, outDir, "interrupted while creating the trace", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TraceException t) {
+                throw t;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
         for (ProgramEvent e : held) {
             write(e);
         }
         held.clear();
+        List<RingReader.Call> calls = List.copyOf(waiting);
+        waiting.clear();
+        for (RingReader.Call call : calls) {
+            take(call);
+        }
     }
 
     /** Drains what is left and closes the trace: with END if the program exited, without it (TRUNCATED) if it died. */
@@ -224,11 +280,14 @@ final class ProgramTrace {
         for (RingReader.Call call : reader.leftovers()) {
             take(call);
         }
+        if (creating != null) {
+            created();   // waits for it
+        }
         if (writer == null && cmSeen) {
             // an rdma_cm program that failed before any device was opened (no rdma_cm, no address)
             session = new SessionParts();
             session.device = Attrs.EMPTY;
-            startTrace();
+            startTrace(false);
         }
         if (summary != null && writer != null) {
             summary.flush(this::emitUnchecked);
