@@ -14,6 +14,7 @@ import io.rdmatrace.verbs.SlotStructs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +44,18 @@ final class ProgramTrace {
     private final DataPathSummary summary;
     private final List<ProgramEvent> held = new ArrayList<>();
     private final Map<Long, String> threadNames = new HashMap<>();
+    /**
+     * Most bytes of ring records kept undecoded. Decoding and writing an event costs the JVM a few
+     * microseconds of CPU; done while the program runs, on a machine whose cores the program keeps
+     * busy, every drain pass took the CPU from it (recorded ibv_rc_pingpong 2-5x slower than bare).
+     * Copying a record out of the ring costs a tenth of that. 64 MiB holds about 200,000 data-path
+     * calls: a short program's whole run; a longer one is written in batches as it goes.
+     */
+    static final long DEFER_BYTES = 64L << 20;
+    private final ArrayDeque<RingReader.Call> deferred = new ArrayDeque<>();
+    private long deferredBytes;
+    /** This process's host id, taken when it first opened a device. */
+    private String hostId;
     private TraceWriter writer;
     /** The trace while it is created on another thread (even after {@link TraceWarmUp}, creating a
      * queue can take longer than a fast program takes to fill its ring); null before and after. */
@@ -84,16 +97,41 @@ final class ProgramTrace {
         return session != null;
     }
 
-    /** Takes and writes what the program has recorded since the last call; true when there was something. */
+    /**
+     * Empties the ring of what the program recorded since the last call; true when there was
+     * something. The calls are kept in memory ({@link #DEFER_BYTES} at most) and decoded and
+     * written by {@link #finish}, or earlier, oldest first, once more than that is kept.
+     */
     boolean drain() throws IOException, TraceException {
         List<RingReader.Call> calls = reader.drain();
         if (creating != null && creating.isDone()) {
             created();
         }
         for (RingReader.Call call : calls) {
-            take(call);
+            if (hostId == null && call.first().kind() == RingLayout.Kind.DEVICE_INFO) {
+                hostId = folders.hostIdFor(reader.ring().pid());   // in the order the processes opened a device
+            }
+            deferred.add(call);
+            deferredBytes += bytes(call);
+        }
+        while (deferredBytes > DEFER_BYTES) {
+            takeDeferred();
         }
         return !calls.isEmpty();
+    }
+
+    private static long bytes(RingReader.Call call) {
+        long b = 0;
+        for (RingRecord r : call.records()) {
+            b += r.slotCount() * 8L + 64;   // the copy and its objects
+        }
+        return b;
+    }
+
+    private void takeDeferred() throws TraceException {
+        RingReader.Call call = deferred.poll();
+        deferredBytes -= bytes(call);
+        take(call);
     }
 
     private void take(RingReader.Call call) throws TraceException {
@@ -233,7 +271,9 @@ final class ProgramTrace {
                 overrides.put("env." + kv.substring(0, eq), kv.substring(eq + 1));
             }
         }
-        String hostId = folders.hostIdFor(ring.pid());
+        if (hostId == null) {
+            hostId = folders.hostIdFor(ring.pid());
+        }
         SessionInfo info = new SessionInfo(toolVersion, hostId, String.join(" ", ring.commandLine()),
                 ring.realLibrary(), SessionInfo.PROGRAM_SCENARIO, overrides, session.device, session.ports,
                 session.gids);
@@ -277,6 +317,9 @@ final class ProgramTrace {
     /** Drains what is left and closes the trace: with END if the program exited, without it (TRUNCATED) if it died. */
     RecordedTrace finish(boolean programDied, List<SoftverbsWireLog> wire) throws IOException, TraceException {
         drain();
+        while (!deferred.isEmpty()) {
+            takeDeferred();
+        }
         for (RingReader.Call call : reader.leftovers()) {
             take(call);
         }
