@@ -11,6 +11,7 @@
 
 #include "codec.h"
 #include "layout.h"
+#include "tr_clock.h"   /* tr_now() */
 #include "tr_payload.h"
 #include "tr_ring.h"
 #include "tr_syms.h"
@@ -38,12 +39,6 @@ void tr_ring_after_fork(void);
 void tr_ring_close(void);
 extern int tr_recording;   /* 0 until a ring is open */
 
-static inline int64_t tr_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Fills the ring header and status block of a record of nslots slots. */
 static inline void tr_head(int64_t *r, enum tr_kind kind, uint32_t flags, uint32_t nslots, int64_t t0,
@@ -55,7 +50,8 @@ static inline void tr_head(int64_t *r, enum tr_kind kind, uint32_t flags, uint32
     r[RH_HANDLE] = (int64_t)(uintptr_t)handle;
     r[RH_NSLOTS + STATUS_RET] = ret;
     r[RH_NSLOTS + STATUS_ERRNO] = err;
-    r[RH_NSLOTS + STATUS_DURATION_NS] = dur;
+    /* two stamps straddling a re-anchor of tr_now() can be up to ~0.1 us out of order */
+    r[RH_NSLOTS + STATUS_DURATION_NS] = dur < 0 ? 0 : dur;
     r[RH_NSLOTS + STATUS_EXTRA] = 0;
 }
 
