@@ -2,8 +2,12 @@ package io.rdmatrace.analyzer.load;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.Attrs;
 
 /**
  * Rows of one base table held in memory until the host's pass is over, storing only the
@@ -15,11 +19,31 @@ final class SparseRows {
     private final Map<String, Integer> positions;
     private final List<Row> rows = new ArrayList<>();
     private final boolean[] present;
+    /** Per column-name prefix ("", "in_", "out_"): attribute ordinal → column position, -1 for none. */
+    private final Map<String, int[]> attrPositions = new HashMap<>(4);
 
     SparseRows(Table table) {
         this.table = table;
         this.positions = table.positions();
         this.present = new boolean[table.columns().size()];
+    }
+
+    /**
+     * Where each attribute's {@code prefix + column} lives, resolved once per prefix: an event's
+     * attributes are then stored without building or hashing a column name per value.
+     */
+    private int[] attrPositions(String prefix) {
+        int[] byOrdinal = attrPositions.get(prefix);
+        if (byOrdinal == null) {
+            Attr[] attrs = Attr.values();
+            byOrdinal = new int[attrs.length];
+            for (Attr attr : attrs) {
+                Integer position = positions.get(prefix + attr.column());
+                byOrdinal[attr.ordinal()] = position == null ? -1 : position;
+            }
+            attrPositions.put(prefix, byOrdinal);
+        }
+        return byOrdinal;
     }
 
     Table table() {
@@ -88,11 +112,41 @@ final class SparseRows {
             return value == null ? this : set(column, value);
         }
 
+        /** Every attribute of {@code attrs} into its column {@code prefix + attr.column()}. */
+        Row attrs(String prefix, Attrs attrs) {
+            if (attrs.size() + attrs.textSize() == 0) {
+                return this;
+            }
+            int[] at = attrPositions(prefix);
+            for (int i = 0; i < attrs.size(); i++) {
+                set(at, prefix, attrs.attr(i), attrs.value(i));
+            }
+            for (int i = 0; i < attrs.textSize(); i++) {
+                String text = attrs.text(i);
+                if (text != null) {
+                    set(at, prefix, attrs.textAttr(i), text);
+                }
+            }
+            return this;
+        }
+
+        private void set(int[] at, String prefix, Attr attr, Object value) {
+            int position = at[attr.ordinal()];
+            if (position < 0) {
+                throw new IllegalArgumentException(table.name() + " has no column " + prefix + attr.column());
+            }
+            set(position, value);
+        }
+
         private Row set(String column, Object value) {
             Integer position = positions.get(column);
             if (position == null) {
                 throw new IllegalArgumentException(table.name() + " has no column " + column);
             }
+            return set(position, value);
+        }
+
+        private Row set(int position, Object value) {
             if (count == columns.length) {
                 columns = Arrays.copyOf(columns, count * 2);
                 values = Arrays.copyOf(values, count * 2);
