@@ -13,11 +13,18 @@ import io.rdmatrace.trace.TraceEvent;
 final class DatapathReader extends ArrowReader {
     /** Rows per batch: each batch costs a fixed hand-off through the C stream; 64k rows measured fastest (4k: +70%). */
     static final int BATCH_ROWS = 64 * 1024;
+    /**
+     * Rows of the first batch; each next one is four times larger up to {@link #BATCH_ROWS}. A
+     * bring-up has a few hundred data-path events: a first batch sized for millions would
+     * allocate (and DuckDB scan) megabytes of empty vectors.
+     */
+    static final int FIRST_BATCH_ROWS = 1024;
 
     private final EventCursor cursor;
     private final ColdRows cold;
     private final DatapathWriter writer = new DatapathWriter();
     private BatchBuilder batch;
+    private int batchRows = FIRST_BATCH_ROWS;
     private long events;
     private boolean exhausted;
 
@@ -51,7 +58,8 @@ final class DatapathReader extends ArrowReader {
             batch = new BatchBuilder(getVectorSchemaRoot(), DatapathWriter.COLUMNS);
         }
         cursor.threadChanged();
-        batch.reset(BATCH_ROWS);
+        batch.reset(batchRows);
+        batchRows = Math.min(BATCH_ROWS, batchRows * 4);
         while (!batch.full()) {
             TraceEvent event = cursor.next();
             if (event == null) {

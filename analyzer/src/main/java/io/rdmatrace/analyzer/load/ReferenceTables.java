@@ -1,7 +1,6 @@
 package io.rdmatrace.analyzer.load;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -25,61 +24,56 @@ final class ReferenceTables {
     private ReferenceTables() {
     }
 
+    /**
+     * Creates and fills the tables and macros in one round trip: a batch of prepared inserts is
+     * one DuckDB execution per row (~700 rows), which cost more than the rest of the schema.
+     */
     static void create(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE _verb (code SMALLINT PRIMARY KEY, name VARCHAR)");
-            statement.execute("CREATE TABLE _attr (name VARCHAR PRIMARY KEY, code INTEGER, kind VARCHAR, "
-                    + "sql_type VARCHAR, description VARCHAR)");
-            statement.execute("CREATE TABLE _value_name (attr VARCHAR, value BIGINT, name VARCHAR, is_flag BOOLEAN)");
-            statement.execute("CREATE TABLE _errno (errno INTEGER PRIMARY KEY, name VARCHAR)");
+        List<String> verbs = new ArrayList<>();
+        for (Verb verb : Verb.values()) {
+            verbs.add(verb.code() + ", " + literal(verb.function()));
         }
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO _verb VALUES (?, ?)")) {
-            for (Verb verb : Verb.values()) {
-                insert.setInt(1, verb.code());
-                insert.setString(2, verb.function());
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
-        try (PreparedStatement attrs = connection.prepareStatement("INSERT INTO _attr VALUES (?, ?, ?, ?, ?)");
-                PreparedStatement names = connection.prepareStatement("INSERT INTO _value_name VALUES (?, ?, ?, ?)")) {
-            for (Attr attr : Attr.values()) {
-                attrs.setString(1, attr.column());
-                attrs.setInt(2, attr.code());
-                attrs.setString(3, attr.kind().name());
-                attrs.setString(4, SqlType.of(attr).name());
-                attrs.setString(5, attr.description());
-                attrs.addBatch();
-                if (attr.names() != null) {
-                    for (Map.Entry<Long, String> entry : attr.names().entries().entrySet()) {
-                        names.setString(1, attr.column());
-                        names.setLong(2, entry.getKey());
-                        names.setString(3, entry.getValue());
-                        names.setBoolean(4, attr.names().isFlags());
-                        names.addBatch();
-                    }
+        List<String> attrs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Attr attr : Attr.values()) {
+            attrs.add(literal(attr.column()) + ", " + attr.code() + ", " + literal(attr.kind().name()) + ", "
+                    + literal(SqlType.of(attr).name()) + ", " + literal(attr.description()));
+            if (attr.names() != null) {
+                for (Map.Entry<Long, String> entry : attr.names().entries().entrySet()) {
+                    names.add(literal(attr.column()) + ", " + entry.getKey() + ", " + literal(entry.getValue()) + ", "
+                            + attr.names().isFlags());
                 }
             }
-            attrs.executeBatch();
-            names.executeBatch();
         }
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO _errno VALUES (?, ?)")) {
-            for (int errno = 0; errno <= MAX_ERRNO; errno++) {
-                String name = ErrnoNames.name(errno);
-                if (!name.startsWith("errno ")) {
-                    insert.setInt(1, errno);
-                    insert.setString(2, name);
-                    insert.addBatch();
-                }
+        List<String> errnos = new ArrayList<>();
+        for (int errno = 0; errno <= MAX_ERRNO; errno++) {
+            String name = ErrnoNames.name(errno);
+            if (!name.startsWith("errno ")) {
+                errnos.add(errno + ", " + literal(name));
             }
-            insert.executeBatch();
         }
+        StringBuilder sql = new StringBuilder();
+        sql.append("CREATE TABLE _verb (code SMALLINT PRIMARY KEY, name VARCHAR);\n");
+        sql.append("CREATE TABLE _attr (name VARCHAR PRIMARY KEY, code INTEGER, kind VARCHAR, sql_type VARCHAR, description VARCHAR);\n");
+        sql.append("CREATE TABLE _value_name (attr VARCHAR, value BIGINT, name VARCHAR, is_flag BOOLEAN);\n");
+        sql.append("CREATE TABLE _errno (errno INTEGER PRIMARY KEY, name VARCHAR);\n");
+        insert(sql, "_verb", verbs);
+        insert(sql, "_attr", attrs);
+        insert(sql, "_value_name", names);
+        insert(sql, "_errno", errnos);
+        for (String macro : nameMacros()) {
+            sql.append(macro).append(";\n");
+        }
+        sql.append(errnoNameMacro()).append(";\n");
+        sql.append(qpAttrFieldsMacro()).append(";\n");
         try (Statement statement = connection.createStatement()) {
-            for (String macro : nameMacros()) {
-                statement.execute(macro);
-            }
-            statement.execute(errnoNameMacro());
-            statement.execute(qpAttrFieldsMacro());
+            statement.execute(sql.toString());
+        }
+    }
+
+    private static void insert(StringBuilder sql, String table, List<String> rows) {
+        if (!rows.isEmpty()) {
+            sql.append("INSERT INTO ").append(table).append(" VALUES (").append(String.join("), (", rows)).append(");\n");
         }
     }
 

@@ -23,13 +23,13 @@ public final class Schema {
 
     /** Base tables and reference tables, all empty-or-static: run once before loading. */
     public static void createBaseTables(Connection connection) throws SQLException {
+        // one round trip: no network (never download an extension a query happens to mention), the tables
+        StringBuilder sql = new StringBuilder("SET autoinstall_known_extensions = false;\nSET autoload_known_extensions = false;\n");
+        for (Table table : BaseTables.all()) {
+            sql.append(table.createSql()).append(";\n");
+        }
         try (Statement statement = connection.createStatement()) {
-            // no network: never download an extension a query happens to mention
-            statement.execute("SET autoinstall_known_extensions = false");
-            statement.execute("SET autoload_known_extensions = false");
-            for (Table table : BaseTables.all()) {
-                statement.execute(table.createSql());
-            }
+            statement.execute(sql.toString());
         }
         ReferenceTables.create(connection);
     }

@@ -57,7 +57,11 @@ public final class TraceLoader {
         List<HostLoad> hosts = new ArrayList<>();
         List<String> rootProblems = new ArrayList<>();
         List<OpenHost> readable = new ArrayList<>();
+        ExecutorService pool = null;
         try {
+            // every folder in the order found; null marks a foreign folder (reported, not opened)
+            List<Path> folders = new ArrayList<>();
+            List<Path> foreign = new ArrayList<>();
             for (Path root : roots) {
                 TraceSet set;
                 try {
@@ -66,20 +70,36 @@ public final class TraceLoader {
                     rootProblems.add(e.getMessage());
                     continue;
                 }
-                for (Path folder : set.hosts()) {
-                    try {
-                        TraceReader reader = TraceReader.open(folder);
-                        readable.add(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader));
-                    } catch (TraceException e) {
-                        hosts.add(refused(folder, e.problem().name(), e.getMessage()));
-                    }
-                }
-                for (Path foreign : foreignFolders(root, set)) {
-                    hosts.add(refused(foreign, "IGNORED", foreign + ": not a trace folder (no Chronicle Queue files); ignored"));
+                folders.addAll(set.hosts());
+                for (Path other : foreignFolders(root, set)) {
+                    folders.add(null);
+                    foreign.add(other);
                 }
             }
-            hosts.addAll(loadInParallel(readable));
+            int traceFolders = (int) folders.stream().filter(f -> f != null).count();
+            if (traceFolders > 1) {
+                pool = newPool(Math.min(traceFolders, Runtime.getRuntime().availableProcessors()));
+            }
+            // opening a queue maps its files and reads its SESSION: done for all hosts at once
+            List<Object> opened = openAll(folders, pool);
+            int nextForeign = 0;
+            for (int i = 0; i < folders.size(); i++) {
+                Path folder = folders.get(i);
+                if (folder == null) {
+                    Path other = foreign.get(nextForeign++);
+                    hosts.add(refused(other, "IGNORED", other + ": not a trace folder (no Chronicle Queue files); ignored"));
+                } else if (opened.get(i) instanceof TraceReader reader) {
+                    readable.add(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader));
+                } else {
+                    TraceException e = (TraceException) opened.get(i);
+                    hosts.add(refused(folder, e.problem().name(), e.getMessage()));
+                }
+            }
+            hosts.addAll(loadInParallel(readable, pool));
         } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
             readable.forEach(h -> h.reader().close());
         }
         return new LoadReport(hosts, rootProblems, System.nanoTime() - start);
@@ -89,24 +109,69 @@ public final class TraceLoader {
     private record OpenHost(Path folder, String host, TraceReader reader) {
     }
 
-    private List<HostLoad> loadInParallel(List<OpenHost> open) throws SQLException {
-        if (open.size() <= 1) {
+    private static ExecutorService newPool(int threads) {
+        return Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, "rdmatrace-load");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Per folder (null: skipped), its open {@link TraceReader} or the {@link TraceException} that refused it. */
+    private static List<Object> openAll(List<Path> folders, ExecutorService pool) {
+        List<Object> opened = new ArrayList<>();
+        if (pool == null) {
+            for (Path folder : folders) {
+                opened.add(folder == null ? null : openOrRefusal(folder));
+            }
+            return opened;
+        }
+        List<Future<Object>> futures = new ArrayList<>();
+        for (Path folder : folders) {
+            futures.add(folder == null ? null : pool.submit(() -> openOrRefusal(folder)));
+        }
+        try {
+            for (Future<Object> future : futures) {
+                opened.add(future == null ? null : await(future));
+            }
+            return opened;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e); // opening never touches the database
+        } finally {
+            // a reader opened for a folder whose sibling failed must not stay mapped
+            if (opened.size() < futures.size()) {
+                for (Object o : opened) {
+                    if (o instanceof TraceReader reader) {
+                        reader.close();
+                    }
+                }
+            }
+        }
+    }
+
+    private static Object openOrRefusal(Path folder) {
+        try {
+            TraceReader reader = TraceReader.open(folder);
+            // the reading thread will be another one: Chronicle's tailer remembers its owner
+            reader.singleThreadedCheckReset();
+            return reader;
+        } catch (TraceException e) {
+            return e;
+        }
+    }
+
+    private List<HostLoad> loadInParallel(List<OpenHost> open, ExecutorService pool) throws SQLException {
+        if (open.size() <= 1 || pool == null) {
             List<HostLoad> loads = new ArrayList<>();
             for (OpenHost host : open) {
                 loads.add(loadOpen(host, connection));
             }
             return loads;
         }
-        int threads = Math.min(open.size(), Runtime.getRuntime().availableProcessors());
         // one DuckDB worker per appending connection: the hosts already keep every core busy, and
         // DuckDB's own workers on top of them only add switching (measured: 9.9 s -> 6.1 s for 10M events)
         String duckdbThreads = setting("threads");
         execute("SET threads = 1");
-        ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
-            Thread thread = new Thread(runnable, "rdmatrace-load");
-            thread.setDaemon(true);
-            return thread;
-        });
         try {
             List<Future<HostLoad>> futures = new ArrayList<>();
             for (OpenHost host : open) {
@@ -118,11 +183,19 @@ public final class TraceLoader {
                 }));
             }
             List<HostLoad> loads = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(LOAD_TIMEOUT_MINUTES);
             for (Future<HostLoad> future : futures) {
-                loads.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                loads.add(await(future));
             }
             return loads;
+        } finally {
+            execute("SET threads = " + Integer.parseInt(duckdbThreads));
+        }
+    }
+
+    /** A load that takes longer than {@link #LOAD_TIMEOUT_MINUTES} is stuck, not slow. */
+    private static <T> T await(Future<T> future) throws SQLException {
+        try {
+            return future.get(LOAD_TIMEOUT_MINUTES, TimeUnit.MINUTES);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SQLException sql) {
                 throw sql;
@@ -133,9 +206,6 @@ public final class TraceLoader {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while loading", e);
-        } finally {
-            pool.shutdownNow();
-            execute("SET threads = " + Integer.parseInt(duckdbThreads));
         }
     }
 
