@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.duckdb.DuckDBConnection;
 
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -37,6 +41,9 @@ public final class RuleRunner {
     /** Columns a rule may add after {@link #OUTPUT}, in this order. */
     public static final List<String[]> OPTIONAL_OUTPUT = List.<String[]>of(
             new String[] {"expected", "BOOLEAN"});
+
+    /** Connections running rules at once, at most (more only queue on a small machine's cores). */
+    private static final int MAX_WORKERS = 4;
 
     private final Connection connection;
     private final DSLContext sql;
@@ -73,13 +80,66 @@ public final class RuleRunner {
         return Optional.empty();
     }
 
-    /** Runs every rule; each one's failure is contained in its own outcome. */
+    /**
+     * Runs every rule; each one's failure is contained in its own outcome. Outcomes come in the
+     * order of {@code rules}. On a DuckDB connection the rules run on several connections to the
+     * same database at once: on a small trace a rule's time is mostly planning, which DuckDB does
+     * on the calling thread, so one connection keeps one core busy however many there are.
+     */
     public List<RuleOutcome> runAll(List<Rule> rules) {
-        List<RuleOutcome> outcomes = new ArrayList<>();
-        for (Rule rule : rules) {
-            outcomes.add(run(rule));
+        int workers = Math.min(Runtime.getRuntime().availableProcessors(), Math.min(MAX_WORKERS, rules.size() / 4));
+        if (workers <= 1 || !(connection instanceof DuckDBConnection duckdb)) {
+            List<RuleOutcome> outcomes = new ArrayList<>();
+            for (Rule rule : rules) {
+                outcomes.add(run(rule));
+            }
+            return outcomes;
         }
-        return outcomes;
+        RuleOutcome[] outcomes = new RuleOutcome[rules.size()];
+        AtomicInteger next = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            boolean first = w == 0;
+            Thread thread = new Thread(() -> {
+                // the first worker is this runner; the others get their own connection
+                try (Connection own = first ? null : duckdb.duplicate()) {
+                    RuleRunner runner = own == null ? this : new RuleRunner(own);
+                    for (int i = next.getAndIncrement(); i < outcomes.length; i = next.getAndIncrement()) {
+                        outcomes[i] = runner.run(rules.get(i));
+                    }
+                } catch (SQLException e) {
+                    // no second connection: the rules it would have run are run below
+                } catch (RuntimeException | Error e) {
+                    failures.add(e);
+                }
+            }, "rdmatrace-rules");
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while running rules", e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            Throwable failure = failures.get(0);
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) failure;
+        }
+        for (int i = 0; i < outcomes.length; i++) {
+            if (outcomes[i] == null) {
+                // a worker could not open its connection: what it would have run, run here
+                outcomes[i] = run(rules.get(i));
+            }
+        }
+        return List.of(outcomes);
     }
 
     /**
