@@ -1,0 +1,81 @@
+package io.rdmatrace.bench;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * The recorder and JNI rows of {@link SpeedGoals}, from the existing JMH benchmarks (run here
+ * with their own forks and flags, the p50 of SampleTime) and from {@link CaptureBringUpPair}.
+ */
+final class JmhGoals {
+    private static final int BRINGUP_QPS = 1000;
+    private static final int BRINGUP_WARMUP_ROUNDS = 2;
+
+    private JmhGoals() {
+    }
+
+    /** CaptureRecorderBench.modifyQp p50 / TraceAppendBench.rawChronicleBaseline p50 (the same INIT→RTR message). */
+    static String recorderOverChronicle() throws RunnerException {
+        Map<String, Double> p50 = p50("CaptureRecorderBench\\.modifyQp$|TraceAppendBench\\.rawChronicleBaseline$");
+        double recorder = p50.get("modifyQp");
+        double raw = p50.get("rawChronicleBaseline");
+        return SpeedGoals.row("recorder per event p50 (modify_qp) / raw Chronicle append", ns(recorder), ns(raw),
+                recorder / raw, "≤ 1.5× (≤ 400 ns)");
+    }
+
+    /** JniOverheadBench: api_queryQp p50 − c_queryQp p50 (the same ibv_query_qp looped in C). */
+    static String jniOverC() throws RunnerException {
+        Map<String, Double> p50 = p50("JniOverheadBench\\.(api|c)_queryQp$");
+        double api = p50.get("api_queryQp");
+        double c = p50.get("c_queryQp");
+        return String.format(Locale.ROOT, "| JNI `query_qp` over C | %s | %s | +%.0f ns | ≤ 150 ns |", ns(api), ns(c),
+                api - c);
+    }
+
+    /** A 1,000-QP bring-up recorded / bare, alternating in one JVM after warm-up rounds (medians of each). */
+    static String recordedOverBare(int rounds) throws Exception {
+        List<Double> recorded = new ArrayList<>();
+        List<Double> bare = new ArrayList<>();
+        try (CaptureBringUpPair pair = new CaptureBringUpPair()) {
+            for (int i = 0; i < BRINGUP_WARMUP_ROUNDS; i++) {
+                pair.run(BRINGUP_QPS, true);
+                pair.run(BRINGUP_QPS, false);
+            }
+            for (int i = 0; i < rounds; i++) {
+                boolean recordFirst = i % 2 == 0; // alternate the order too
+                double first = pair.run(BRINGUP_QPS, recordFirst) / 1e9;
+                double second = pair.run(BRINGUP_QPS, !recordFirst) / 1e9;
+                (recordFirst ? recorded : bare).add(first);
+                (recordFirst ? bare : recorded).add(second);
+            }
+        }
+        ProcessRun.Pair p = new ProcessRun.Pair(recorded, bare);
+        return SpeedGoals.row("recorded / bare 1,000-QP bring-up", SpeedGoals.seconds(p.medianA()),
+                SpeedGoals.seconds(p.medianB()), p.ratio(), "≤ 1.10×");
+    }
+
+    /** Runs the benchmarks {@code include} matches; method name → p50 in ns. */
+    private static Map<String, Double> p50(String include) throws RunnerException {
+        Collection<RunResult> results = new Runner(new OptionsBuilder().include(include).build()).run();
+        Map<String, Double> p50 = new HashMap<>();
+        for (RunResult result : results) {
+            String benchmark = result.getParams().getBenchmark();
+            p50.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+        return p50;
+    }
+
+    private static String ns(double nanos) {
+        return String.format(Locale.ROOT, "%.0f ns", nanos);
+    }
+}
