@@ -107,7 +107,7 @@ public enum QpField {
     RNR_RETRY("rnr_retry", QpMask.RNR_RETRY, U8, QP_ATTR, "RNR_RETRY", "rnr_retry", "RNR_RETRY", NUMBER),
     ALT_PORT_NUM("alt_port_num", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_PORT_NUM", null, "ALT_PORT_NUM", NUMBER),
     ALT_TIMEOUT("alt_timeout", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_TIMEOUT", null, "ALT_TIMEOUT", NUMBER),
-    RATE_LIMIT("rate_limit", QpMask.RATE_LIMIT, U32, QP_ATTR, "RATE_LIMIT", null, "RATE_LIMIT", NUMBER);
+    RATE_LIMIT("rate_limit", QpMask.RATE_LIMIT, U32, QP_ATTR, "RATE_LIMIT", "rate_limit", "RATE_LIMIT", NUMBER);
 
     /**
      * The JNI blocks a {@code struct ibv_qp_attr} travels in: the QP_ATTR slots, then an AH_ATTR block for
