@@ -45,6 +45,14 @@ public final class Analysis implements AutoCloseable {
         }
     }
 
+    /**
+     * A session over {@code database}, which the caller loaded itself ({@code load} says with what): export's
+     * redacted load, which plans pseudonyms over every host before loading any. The session owns the database.
+     */
+    public static Analysis of(AnalysisDatabase database, LoadReport load) {
+        return new Analysis(database, load);
+    }
+
     /** What loading the inputs found: hosts, their status, problems with the inputs themselves. */
     public LoadReport load() {
         return load;

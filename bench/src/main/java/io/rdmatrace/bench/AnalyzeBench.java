@@ -19,10 +19,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisResult;
-import io.rdmatrace.analyzer.Analyzer;
-import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.rule.RuleSet;
 import io.rdmatrace.trace.TraceSet;
@@ -65,48 +63,46 @@ public class AnalyzeBench {
         rules = RuleCatalog.builtin();
     }
 
-    /** A database loaded (and, for the rules, with its views computed) before each measured call. */
+    /** A session loaded (and, for the rules, with its views computed) before each measured call. */
     @State(Scope.Thread)
     public static class Loaded {
-        AnalysisDatabase db;
-        LoadReport load;
+        Analysis analysis;
 
         @Setup(Level.Invocation)
         public void load(AnalyzeBench bench) throws SQLException {
-            db = AnalysisDatabase.inMemory();
-            load = db.load(List.of(bench.traces.root()));
+            analysis = Analysis.open(List.of(bench.traces.root()));
         }
 
         @TearDown(Level.Invocation)
         public void close() throws SQLException {
-            db.close();
+            analysis.close();
         }
     }
 
-    /** A database loaded with views computed before each measured call. */
+    /** A session loaded with views computed before each measured call. */
     @State(Scope.Thread)
     public static class Derived extends Loaded {
         @Setup(Level.Invocation)
         public void derive() throws SQLException {
-            db.finishLoading();
+            analysis.finish();
         }
     }
 
     @Benchmark
     public long load() throws SQLException {
-        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-            return db.load(List.of(traces.root())).events();
+        try (Analysis analysis = Analysis.open(List.of(traces.root()))) {
+            return analysis.load().events();
         }
     }
 
     @Benchmark
     public void views(Loaded loaded) throws SQLException {
-        loaded.db.finishLoading();
+        loaded.analysis.finish();
     }
 
     @Benchmark
     public int rules(Derived derived) throws SQLException {
-        AnalysisResult result = Analyzer.analyze(derived.db, derived.load, rules);
+        AnalysisResult result = derived.analysis.analyze(rules);
         return result.findings().size();
     }
 }

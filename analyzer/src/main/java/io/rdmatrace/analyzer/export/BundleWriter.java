@@ -22,9 +22,9 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
+import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisDatabase;
 import io.rdmatrace.analyzer.AnalysisResult;
-import io.rdmatrace.analyzer.Analyzer;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.bundle.BundleException;
@@ -71,29 +71,35 @@ public final class BundleWriter {
     public static Result export(Path input, Path output, boolean redact, boolean overwrite, String toolVersion)
             throws BundleException, SQLException {
         checkPaths(input, output, overwrite);
-        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
-            LoadReport load;
-            Redactor redactor = null;
-            if (redact) {
+        Redactor redactor = null;
+        Analysis session;
+        if (redact) {
+            AnalysisDatabase db = AnalysisDatabase.inMemory();
+            try {
                 RedactedLoad redacted = loadRedacted(db, input);
-                load = redacted.load();
                 redactor = redacted.redactor();
-            } else {
-                load = db.load(List.of(input));
+                session = Analysis.of(db, redacted.load());
+            } catch (BundleException | SQLException | RuntimeException e) {
+                db.close();
+                throw e;
             }
+        } else {
+            session = Analysis.open(List.of(input));
+        }
+        try (session) {
+            LoadReport load = session.load();
             if (!load.anyReadable()) {
                 throw new BundleException(input + ": nothing to export: " + describe(load));
             }
-            // the base tables, before finishLoading adds the derived ones (those are recomputed on load)
-            Set<String> tables = BundleLayout.baseTables(db.connection());
-            db.finishLoading();
-            AnalysisResult analysis = Analyzer.analyze(db, load, RuleCatalog.builtin());
+            // the base tables, before finishing the load adds the derived ones (those are recomputed on load)
+            Set<String> tables = BundleLayout.baseTables(session.database().connection());
+            AnalysisResult analysis = session.analyze(RuleCatalog.builtin());
             RedactionSummary summary = redactor == null ? null : redactor.summary();
             String source = redactor == null ? input.toString() : redactor.text(input.getFileName().toString());
             Path staging = Files.createTempDirectory("rdmatrace-export-");
             try {
-                List<String> entries = stage(db.connection(), tables, staging, source, toolVersion, analysis, redactor,
-                        summary);
+                List<String> entries = stage(session.connection(), tables, staging, source, toolVersion, analysis,
+                        redactor, summary);
                 long bytes = zip(staging, entries, output);
                 return new Result(output, bytes, load.hosts(), analysis, redactor == null ? null : redactor.summary(),
                         redactor == null ? null : redactor.hostMap(), entries);
