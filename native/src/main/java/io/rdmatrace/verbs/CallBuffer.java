@@ -78,6 +78,13 @@ final class CallBuffer implements SlotSource {
         return raw;
     }
 
+    /** {@code slots} payload slots from {@code payloadSlot} on, copied in one go. */
+    byte[] copyBytes(int payloadSlot, int slots) {
+        byte[] raw = new byte[slots * 8];
+        buffer.get((Slots.PAYLOAD + payloadSlot) * 8, raw);
+        return raw;
+    }
+
     void setBytes16(int payloadSlot, byte[] raw) {
         buffer.put((Slots.PAYLOAD + payloadSlot) * 8, raw);
     }

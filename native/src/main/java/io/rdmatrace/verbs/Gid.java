@@ -13,6 +13,11 @@ public final class Gid {
         this.raw = raw;
     }
 
+    /** Takes {@code raw} (16 bytes, not shared with anyone) without copying it: for decoders. */
+    static Gid wrap(byte[] raw) {
+        return new Gid(raw);
+    }
+
     /** A copy of {@code raw}, which must be 16 bytes. */
     public static Gid of(byte[] raw) {
         if (raw == null || raw.length != 16) {

@@ -26,6 +26,11 @@ public final class QpAttr {
         this.gids = gids;
     }
 
+    /** Takes both arrays (by field ordinal) without copying them: for {@link Codec}'s decoder. */
+    static QpAttr wrap(int[] values, Gid[] gids) {
+        return new QpAttr(values, gids);
+    }
+
     public static Builder builder() {
         return new Builder();
     }

@@ -80,12 +80,13 @@ public final class QueuePair extends VerbsResource {
 
     public Outcome<QpQuery> tryQuery(QpAttrMask mask) {
         long qp = live("ibv_query_qp");
-        CallBuffer io = CallBuffer.acquire(QUERY_INIT_BASE + Slots.QpInit.values().length);
+        // query0 writes every slot it answers (the structs are zeroed in C): nothing to clear first
+        CallBuffer io = CallBuffer.acquire(0);
         query0(context.lib(), qp, mask.bits(), io.address());
         CallStatus status = io.status();
         QpQuery result = null;
         if (status.ok()) {
-            result = new QpQuery(Codec.readQpAttr(io), mask,
+            result = QpQuery.undecoded(io.copyBytes(0, QUERY_INIT_BASE), mask,
                     io.getInt(QUERY_INIT_BASE + Slots.QpInit.QP_NUM.ordinal()),
                     QpType.of(io.getInt(QUERY_INIT_BASE + Slots.QpInit.QP_TYPE.ordinal())),
                     Codec.readQpInitCap(io, QUERY_INIT_BASE),

@@ -8,6 +8,6 @@ interface SlotSource {
         return (int) get(slot);
     }
 
-    /** 16 raw bytes starting at a slot (GIDs). */
+    /** 16 raw bytes starting at a slot (GIDs), in a new array the caller may keep. */
     byte[] getBytes16(int slot);
 }
