@@ -69,7 +69,10 @@ class CaptureWireTest {
     void pathMtuMismatch_ruleCitesThePacketsAboveThePeersMtu(@TempDir Path out) throws Exception {
         CaptureHosts.Run r;
         try (CaptureHosts hosts = new CaptureHosts("mtu=4200")) {
-            r = hosts.capture(out, concat(FAST, List.of("--path-mtu", "2048")), concat(FAST, List.of("--path-mtu", "1024")));
+            // hostB sends one 1024-byte packet (valid at hostA's 2048), so only hostA's 2048-byte packet is refused:
+            // with 4 KiB both ways, whichever side sent first was NAKed first and the other's packets met a QP in ERR
+            r = hosts.capture(out, concat(FAST, List.of("--path-mtu", "2048", "--size", "2048")),
+                    concat(FAST, List.of("--path-mtu", "1024", "--size", "1024")));
         }
         System.out.println("---- hostA\n" + r.a().output() + "---- hostB\n" + r.b().output());
         List<PacketEvent> pb = packets(CaptureTraces.read(out, "hostB").assertComplete().events());
