@@ -37,6 +37,8 @@ public final class TraceWriter implements AutoCloseable {
     private final ByteSink sink = new ByteSink(512);
     private long nextSeq;
     private boolean closed;
+    // a write faulted inside Chronicle's document close: no further append, no END (reads TRUNCATED)
+    private boolean broken;
     // the next event's origin when it happened elsewhere (a recorded program): -1 = now, here
     private long stampMono = -1;
     private long stampThread;
@@ -294,8 +296,10 @@ public final class TraceWriter implements AutoCloseable {
             return;
         }
         try {
-            long count = nextSeq;
-            append(EventKind.END, b -> EventEncoder.end(b, count));
+            if (!broken) {
+                long count = nextSeq;
+                append(EventKind.END, b -> EventEncoder.end(b, count));
+            }
         } finally {
             closed = true;
             try {
@@ -315,6 +319,9 @@ public final class TraceWriter implements AutoCloseable {
     private long append(EventKind kind, Payload payload) {
         if (closed) {
             throw new IllegalStateException("trace writer for " + folder + " is closed");
+        }
+        if (broken) {
+            throw new IllegalStateException("trace writer for " + folder + " failed a write; it writes nothing more");
         }
         sink.reset();
         EventEncoder.kind(sink, kind);
@@ -341,7 +348,12 @@ public final class TraceWriter implements AutoCloseable {
             closeQuietly(dc);
             throw e;
         }
-        dc.close();
+        try {
+            dc.close();
+        } catch (RuntimeException | Error e) {
+            broken = true; // the fault came inside the close: the appender cannot be trusted again
+            throw e;
+        }
     }
 
     private static void closeQuietly(DocumentContext dc) {

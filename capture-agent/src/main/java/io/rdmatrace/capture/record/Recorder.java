@@ -380,14 +380,13 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
         if (writer != null) {
             try {
                 if (failure != null) {
-                    // events were dropped since the failure: say so before the END, if it can still be written
-                    writer.mark("capture", MarkEvent.Verdict.FAIL, "the trace stopped recording: " + failureText());
+                    // A write failed (a full disk faults in the mapped file, possibly inside Chronicle's
+                    // document close, leaving its appender half-closed): write nothing more. The trace
+                    // reads as TRUNCATED, and the console says why.
+                    writer.closeTruncated();
+                } else {
+                    writer.close();
                 }
-            } catch (RuntimeException | InternalError | AssertionError e) {
-                // still no space: the END fails too and the trace reads as TRUNCATED
-            }
-            try {
-                writer.close();
             } catch (RuntimeException | InternalError | AssertionError e) {
                 failed(e); // the END could not be written: the trace reads as TRUNCATED
             }
