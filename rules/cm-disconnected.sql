@@ -16,7 +16,7 @@ WITH disc AS (
     FROM cm_events e
     WHERE e.cm_event_type = 10 AND e.qp_num IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM _ctl c WHERE c.host = e.host AND c.in_cm_id = e.cm_id
-                        AND c.verb = 'rdma_disconnect' AND c.seq < e.seq)),
+                        AND c.verb = 'rdma_disconnect' AND (c.seq < e.seq OR c.ts_ns <= e.ts_ns))),
 flushed AS (
     -- flushed completions of work requests posted to the send queue before the event. Programs
     -- often give sends and receives the same wr_id (rping: 0), and a flushed completion's opcode

@@ -24,7 +24,8 @@ WITH first_error_any AS (
 first_error AS (
     SELECT f.* FROM first_error_any f
     WHERE NOT (f.errors = 0 AND EXISTS (SELECT 1 FROM _cm_teardown t
-                                        WHERE t.host = f.host AND t.qp_num = f.qp_num AND t.seq < f.seq))),
+                                        WHERE t.host = f.host AND t.qp_num = f.qp_num
+                                          AND (t.seq < f.seq OR t.ts_ns <= f.ts_ns)))),
 -- what each status can mean, in the order an engineer would check it
 possible(status, rank, cause, text) AS (VALUES
     (12, 1, 'psn', 'the PSNs do not line up'),

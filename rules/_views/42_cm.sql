@@ -18,13 +18,15 @@ SELECT DISTINCT host, cm_id, qp_num FROM (
 WHERE cm_id IS NOT NULL AND qp_num IS NOT NULL;
 
 -- _cm_teardown: per QP of an rdma_cm id, the first event that ends its connection: the
--- program's rdma_disconnect / rdma_destroy_qp / rdma_destroy_id, or a DISCONNECTED event.
+-- program's rdma_disconnect / rdma_destroy_qp / rdma_destroy_id, or a DISCONNECTED event; by
+-- seq and by time (a call is recorded when it returns, dated when it began: work another thread
+-- polled meanwhile can have the lower seq but the later time).
 CREATE TABLE _cm_teardown AS
-SELECT q.host, q.qp_num, min(x.seq) AS seq
+SELECT q.host, q.qp_num, min(x.seq) AS seq, min(x.ts_ns) AS ts_ns
 FROM _cm_qp q
-JOIN (SELECT host, seq, in_cm_id AS cm_id FROM _ctl
+JOIN (SELECT host, seq, ts_ns, in_cm_id AS cm_id FROM _ctl
       WHERE verb IN ('rdma_disconnect', 'rdma_destroy_qp', 'rdma_destroy_id', 'rdma_destroy_ep')
-      UNION ALL SELECT host, seq, cm_id FROM cm_events WHERE cm_event_type = 10) x
+      UNION ALL SELECT host, seq, ts_ns, cm_id FROM cm_events WHERE cm_event_type = 10) x
   ON x.host = q.host AND x.cm_id = q.cm_id
 GROUP BY q.host, q.qp_num;
 
