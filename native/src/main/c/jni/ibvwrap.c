@@ -74,7 +74,7 @@ static void *lookup(void *handle, const char *name, const char *version)
  * e.g. softverbs, whose soname is also libibverbs.so.1. Falls back to the bare name (so
  * ld.so.cache still applies) when no search directory has it.
  */
-static void resolve_soname(const char *name, char *out, size_t outlen)
+void ibvwrap_resolve_soname(const char *name, char *out, size_t outlen)
 {
     snprintf(out, outlen, "%s", name);
     if (strchr(name, '/') != NULL) {
@@ -116,7 +116,7 @@ struct ibvwrap *ibvwrap_open(const char *path, char *errbuf, size_t errlen)
         return NULL;
     }
     char resolved[4096];
-    resolve_soname(path, resolved, sizeof(resolved));
+    ibvwrap_resolve_soname(path, resolved, sizeof(resolved));
     /* RTLD_LOCAL: the library's symbols must not satisfy anybody else's lookups in the JVM */
     w->handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
     if (w->handle == NULL) {

@@ -63,6 +63,13 @@ struct ibvwrap {
  */
 struct ibvwrap *ibvwrap_open(const char *path, char *errbuf, size_t errlen);
 
+/*
+ * A bare soname ("libibverbs.so.1", "librdmacm.so.1") as the file the dynamic linker's search path
+ * finds (so dlopen cannot hand back another library already loaded under that soname); a path, or a
+ * name no directory has, is copied as it is.
+ */
+void ibvwrap_resolve_soname(const char *name, char *out, size_t outlen);
+
 /* Releases the table and drops this table's dlopen reference. */
 void ibvwrap_close(struct ibvwrap *w);
 

@@ -38,6 +38,11 @@ final class CallBuffer implements SlotSource {
         return address;
     }
 
+    /** The whole block (status first) for decoders that read it by byte offset. */
+    java.nio.ByteBuffer slots() {
+        return buffer;
+    }
+
     private void clear(int slots) {
         for (int i = 0; i < slots; i++) {
             buffer.putLong(i * 8, 0L);

@@ -29,6 +29,7 @@ final class NativeResources {
     static final String PLATFORM_DIR = "io/rdmatrace/native/linux-x86_64/";
     static final String JNI_LIBRARY = PLATFORM_DIR + "librdmatrace-jni.so";
     static final String SOFTVERBS_LIBRARY = PLATFORM_DIR + "softverbs/libibverbs.so.1";
+    static final String SOFTVERBS_RDMACM = PLATFORM_DIR + "softverbs/librdmacm.so.1";
     static final String TRACER_LIBRARY = PLATFORM_DIR + "tracer/libibverbs.so.1";
 
     private NativeResources() {
