@@ -54,36 +54,6 @@ final class RingLayout {
 
     enum Args { A0, A1, A2, A3, A4, A5, A6, A7 }
 
-    /** The librdmacm functions of RDMA_CALL records (C's CM_FUNC_LIST; the names are the trace's verb names). */
-    enum CmFunc {
-        rdma_create_event_channel, rdma_destroy_event_channel, rdma_create_id, rdma_destroy_id, rdma_create_ep,
-        rdma_destroy_ep, rdma_bind_addr, rdma_resolve_addr, rdma_resolve_route, rdma_listen, rdma_get_request,
-        rdma_connect, rdma_accept, rdma_reject, rdma_reject_ece, rdma_establish, rdma_disconnect, rdma_notify,
-        rdma_create_qp, rdma_create_qp_ex, rdma_destroy_qp, rdma_get_cm_event, rdma_ack_cm_event, rdma_set_option,
-        rdma_migrate_id, rdma_init_qp_attr, rdma_getaddrinfo, rdma_create_srq, rdma_create_srq_ex, rdma_destroy_srq;
-
-        private static final CmFunc[] ALL = values();
-
-        static CmFunc of(long code) {
-            return code >= 0 && code < ALL.length ? ALL[(int) code] : null;
-        }
-    }
-
-    /** RDMA_CALL scalars; then TEXT (source), TEXT (destination), CM_PDATA. */
-    enum CmCall { FUNC, ID, A0, A1, A2, A3, A4, A5, A6, A7, PDATA_LEN }
-
-    /** RDMA_CM_EVENT scalars; then TEXT (local address), TEXT (peer address), CM_PDATA. */
-    enum CmEventSlot {
-        EVENT, STATUS, ID, LISTEN_ID, QP_NUM, PORT_SPACE, RESPONDER_RESOURCES, INITIATOR_DEPTH, FLOW_CONTROL,
-        RETRY_COUNT, RNR_RETRY_COUNT, SRQ, PEER_QP_NUM, QKEY, PDATA_LEN
-    }
-
-    /** The private data block: its first 256 bytes. */
-    enum CmPdata {
-        P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, P11, P12, P13, P14, P15, P16, P17, P18, P19, P20, P21, P22, P23,
-        P24, P25, P26, P27, P28, P29, P30, P31
-    }
-
     static final int FLAG_RECORDER = 0x1;
     static final int FLAG_MORE = 0x2;
 
@@ -102,10 +72,12 @@ final class RingLayout {
         put(all, "POLL", Poll.values());
         put(all, "AH", Ah.values());
         put(all, "ARGS", Args.values());
-        put(all, "CM_FUNC", CmFunc.values());
-        put(all, "CM_CALL", CmCall.values());
-        put(all, "CM_EVENT", CmEventSlot.values());
-        put(all, "CM_PDATA", CmPdata.values());
+        // the CM blocks are the JNI binding's own (the capture agent's --cm fills the same)
+        io.rdmatrace.verbs.CmSlots.javaNames().forEach((name, names) -> {
+            if (!name.equals("TEXT")) {
+                all.put(name, names);
+            }
+        });
         return all;
     }
 

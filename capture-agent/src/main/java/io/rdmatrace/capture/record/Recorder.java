@@ -17,10 +17,13 @@ import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.Wc;
+import io.rdmatrace.verbs.CmListener;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.QueuePair;
+import io.rdmatrace.verbs.RdmaCmCall;
+import io.rdmatrace.verbs.RdmaCmEvent;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.VerbCall;
@@ -44,7 +47,7 @@ import java.util.function.Consumer;
  * IBV_POLL_CQ event (ret 0, POLLED 0, duration = their summed C time, DURATION = the wall span,
  * MESSAGE = "N empty polls"), written before the next event.
  */
-public final class Recorder implements VerbsListener, OobObserver, AutoCloseable {
+public final class Recorder implements VerbsListener, CmListener, OobObserver, AutoCloseable {
     private final boolean enabled;
     private final List<Consumer<TraceWriter>> beforeSession = new ArrayList<>();
     private final CallMapper calls = new CallMapper();
@@ -190,6 +193,22 @@ public final class Recorder implements VerbsListener, OobObserver, AutoCloseable
             return; // an empty wait is not an event
         }
         call(calls.map(call));
+    }
+
+    // ---- rdma_cm (capture --cm): mapped as the tracing librdmacm's records are -------------
+
+    @Override
+    public synchronized void onCmCall(RdmaCmCall c) {
+        CallMapper.Mapped m = CmAttrs.call(c, c.id());
+        if (m != null) {
+            call(m);
+        }
+    }
+
+    @Override
+    public synchronized void onCmEvent(RdmaCmEvent e) {
+        Attrs attrs = CmAttrs.event(e);
+        emit(w -> w.cmEvent(e.event(), e.status(), e.id(), attrs));
     }
 
     @Override
