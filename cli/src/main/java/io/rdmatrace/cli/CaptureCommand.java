@@ -11,6 +11,7 @@ import io.rdmatrace.capture.run.CaptureAgent;
 import io.rdmatrace.capture.run.CaptureException;
 import io.rdmatrace.capture.run.CaptureReport;
 import io.rdmatrace.capture.scenario.ScenarioJson;
+import io.rdmatrace.verbs.CmLibrary;
 import io.rdmatrace.verbs.VerbsLibrary;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,11 +45,14 @@ import picocli.CommandLine.Spec;
                 "  SOFTVERBS_DEVICES=a@127.0.0.1 rdmatrace capture --soft --host-id hostA --listen 127.0.0.1:7471",
                 "  SOFTVERBS_DEVICES=b@127.0.0.2 rdmatrace capture --soft --host-id hostB --connect 127.0.0.1:7471",
                 "  rdmatrace capture --connect hostA:7471 --advertise-psn -1 --retry-cnt 2   (inject a PSN fault)",
-                "  rdmatrace capture --listen 7471 --print-scenario > my.json                (start a scenario file)"})
+                "  rdmatrace capture --listen 7471 --print-scenario > my.json                (start a scenario file)",
+                "  SOFTVERBS_DEVICES=a@127.0.0.1 rdmatrace capture --soft --cm --host-id hostA --listen 127.0.0.1:7471",
+                "  SOFTVERBS_DEVICES=b@127.0.0.2 rdmatrace capture --soft --cm --host-id hostB --connect 127.0.0.1:7471",
+                "                                                          (QPs connected through rdma_cm)"})
 final class CaptureCommand implements Callable<Integer> {
     /** Options whose values are not overrides (or secrets) and stay out of the SESSION's override list. */
     private static final Set<String> NOT_OVERRIDES = Set.of("--listen", "--connect", "--out", "--host-id", "--token",
-            "--print-scenario", "--soft", "--verbs-lib", "--no-record");
+            "--print-scenario", "--soft", "--verbs-lib", "--no-record", "--cm-lib");
 
     /** Default UD message size: fits the active MTU of a 1500-byte Ethernet link. */
     static final int UD_DEFAULT_SIZE = 1024;
@@ -100,6 +104,9 @@ final class CaptureCommand implements Callable<Integer> {
 
     @Mixin
     CaptureFaultOptions faults;
+
+    @Mixin
+    CaptureCmOptions cm;
 
     @Option(names = "--scenario", paramLabel = "FILE", description = "Run this scenario (JSON, or YAML by .yaml/.yml) instead of TC01–TC04.")
     Path scenario;
@@ -156,6 +163,9 @@ final class CaptureCommand implements Callable<Integer> {
                 outw.println("rdmatrace capture: " + line);
                 outw.flush();
             });
+            if (cm.cmLib != null) {
+                agent = agent.withCmLibrary(CmLibrary.select(false, cm.cmLib));
+            }
             report = (noRecord ? agent.withoutRecording() : wire ? agent.withWire() : agent).run();
         } catch (CaptureException e) {
             if (e.environment()) {
@@ -202,7 +212,7 @@ final class CaptureCommand implements Callable<Integer> {
                 io.rdmatrace.capture.oob.OobEndpoint.parseConnect(endpoint);
             }
             return new CaptureConfig(hostId != null ? hostId : HostName.local(), out, device, ibPort, link, w, k, scenario, cqWait,
-                    overrides(), commandLine());
+                    overrides(), commandLine(), cm.settings());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

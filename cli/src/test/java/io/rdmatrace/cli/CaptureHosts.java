@@ -33,6 +33,7 @@ final class CaptureHosts implements AutoCloseable {
 
     private final Worker a;
     private final Worker b;
+    private final LoopbackPair ips;
 
     CaptureHosts() throws IOException {
         this("");
@@ -40,7 +41,7 @@ final class CaptureHosts implements AutoCloseable {
 
     /** With {@code deviceKeys} (e.g. {@code mtu=4200}) added to both devices' SOFTVERBS_DEVICES entry. */
     CaptureHosts(String deviceKeys) throws IOException {
-        LoopbackPair ips = LoopbackPair.random();
+        ips = LoopbackPair.random();
         String keys = deviceKeys.isEmpty() ? "" : ":" + deviceKeys;
         a = new Worker("hostA", ips.a() + keys);
         b = new Worker("hostB", ips.b() + keys);
@@ -50,8 +51,24 @@ final class CaptureHosts implements AutoCloseable {
 
     /** Runs `capture` on both: hostA with --listen 127.0.0.1:0 and {@code aArgs}, hostB with --connect and {@code bArgs}. */
     Run capture(Path out, List<String> aArgs, List<String> bArgs) throws IOException {
+        return capture(out, aArgs, bArgs, "127.0.0.1");
+    }
+
+    /**
+     * As {@link #capture(Path, List, List)} with the link on hostA's device address (--listen A:0,
+     * --connect A:port): with --cm that address is also the rdma_cm address.
+     */
+    Run captureOnDeviceAddress(Path out, List<String> aArgs, List<String> bArgs) throws IOException {
+        return capture(out, aArgs, bArgs, ips.a());
+    }
+
+    String addressA() {
+        return ips.a();
+    }
+
+    private Run capture(Path out, List<String> aArgs, List<String> bArgs, String listenHost) throws IOException {
         List<String> ca = new ArrayList<>(List.of("capture", "--soft", "--host-id", "hostA", "--out", out.toString(),
-                "--listen", "127.0.0.1:0"));
+                "--listen", listenHost + ":0"));
         ca.addAll(aArgs);
         a.send(ca);
         StringBuilder aOut = new StringBuilder();
@@ -68,7 +85,7 @@ final class CaptureHosts implements AutoCloseable {
             }
         }
         List<String> cb = new ArrayList<>(List.of("capture", "--soft", "--host-id", "hostB", "--out", out.toString(),
-                "--connect", "127.0.0.1:" + port));
+                "--connect", listenHost + ":" + port));
         cb.addAll(bArgs);
         b.send(cb);
         Side sb = b.collect(new StringBuilder(), deadline);

@@ -20,10 +20,11 @@ import java.util.Objects;
  * @param cqWait      how long TC04 waits for completions before it fails
  * @param overrides   the options the user gave explicitly, as typed; recorded in the SESSION
  * @param commandLine the command line, for the SESSION
+ * @param cm          --cm: connect through rdma_cm, or null for the TCP exchange
  */
 public record CaptureConfig(String hostId, Path outDir, String device, int ibPort, PeerLink link, Workload workload,
                             QpKnobs knobs, Path scenarioFile, Duration cqWait, Map<String, String> overrides,
-                            String commandLine) {
+                            String commandLine, CmSettings cm) {
     public CaptureConfig {
         Objects.requireNonNull(hostId, "hostId");
         Objects.requireNonNull(outDir, "outDir");
@@ -39,6 +40,17 @@ public record CaptureConfig(String hostId, Path outDir, String device, int ibPor
         if (ibPort < 1 || ibPort > 255) {
             throw new IllegalArgumentException("--ib-port must be in 1..255, got " + ibPort);
         }
+        if (cm != null && workload.qpType() != Transport.RC) {
+            throw new IllegalArgumentException("--cm connects RC QPs (rdma_cm's RDMA_PS_TCP); --qp-type "
+                    + workload.qpType().name().toLowerCase(java.util.Locale.ROOT) + " is not supported with it");
+        }
+    }
+
+    /** Without --cm. */
+    public CaptureConfig(String hostId, Path outDir, String device, int ibPort, PeerLink link, Workload workload,
+                         QpKnobs knobs, Path scenarioFile, Duration cqWait, Map<String, String> overrides,
+                         String commandLine) {
+        this(hostId, outDir, device, ibPort, link, workload, knobs, scenarioFile, cqWait, overrides, commandLine, null);
     }
 
     /** Where this host's queue goes. */

@@ -291,6 +291,18 @@ public final class OobChannel implements AutoCloseable {
         return new OobException(OobException.Kind.PEER_ERROR, e.text() + (mac != null ? " (unauthenticated message)" : ""));
     }
 
+    /**
+     * True when the peer sent something this agent has not read yet: while it waits on something else
+     * (the rdma_cm exchange), that can only be the peer giving up. A broken link counts as input.
+     */
+    public boolean inputPending() {
+        try {
+            return in.available() > 0;
+        } catch (java.io.IOException e) {
+            return true; // let the receive that follows say what happened
+        }
+    }
+
     /** Receives the next message and insists on its type. */
     public <T extends OobMessage> T expect(Class<T> type, String waitingFor) throws OobException {
         OobMessage m = receive(waitingFor);

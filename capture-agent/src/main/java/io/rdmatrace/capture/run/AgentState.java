@@ -30,6 +30,8 @@ final class AgentState implements AutoCloseable {
     /** Bound at start on the listening side, so the port is known (and busy ports fail) early. */
     final OobServer server;
     ProtectionDomain pd;
+    /** --cm: the agent's rdma_cm, or null. */
+    CmLink cm;
     /** Volatile: a signal's shutdown hook reads it to tell the peer. */
     volatile OobChannel channel;
     /** Set when the link cannot be used any more (the peer gave up, or it spoke garbage). */

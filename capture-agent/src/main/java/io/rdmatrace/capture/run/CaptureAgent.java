@@ -10,6 +10,7 @@ import io.rdmatrace.capture.record.Recorder;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.verbs.CmLibrary;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.Device;
 import io.rdmatrace.verbs.DeviceList;
@@ -37,33 +38,41 @@ public final class CaptureAgent {
     private final Consumer<String> progress;
     private final boolean record;
     private final boolean wire;
+    /** --cm's librdmacm; null: softverbs' with softverbs, else the system's. */
+    private final CmLibrary cmLibrary;
 
     /**
      * @param progress receives one-line progress messages ("listening on 127.0.0.1:7471"); tests read
      *                 the port from it
      */
     public CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress) {
-        this(config, library, toolVersion, progress, true, false);
+        this(config, library, toolVersion, progress, true, false, null);
     }
 
     private CaptureAgent(CaptureConfig config, VerbsLibrary library, String toolVersion, Consumer<String> progress,
-                         boolean record, boolean wire) {
+                         boolean record, boolean wire, CmLibrary cmLibrary) {
         this.config = config;
         this.library = library;
         this.toolVersion = toolVersion;
         this.progress = progress;
         this.record = record;
         this.wire = wire;
+        this.cmLibrary = cmLibrary;
     }
 
     /** The same capture without a trace and without the verbs listener: the baseline of what recording costs. */
     public CaptureAgent withoutRecording() {
-        return new CaptureAgent(config, library, toolVersion, progress, false, false);
+        return new CaptureAgent(config, library, toolVersion, progress, false, false, cmLibrary);
     }
 
     /** The same capture with softverbs' packets in the trace as PACKET events (softverbs only). */
     public CaptureAgent withWire() {
-        return new CaptureAgent(config, library, toolVersion, progress, record, true);
+        return new CaptureAgent(config, library, toolVersion, progress, record, true, cmLibrary);
+    }
+
+    /** The same capture with --cm's librdmacm chosen explicitly (--cm-lib). */
+    public CaptureAgent withCmLibrary(CmLibrary cm) {
+        return new CaptureAgent(config, library, toolVersion, progress, record, wire, cm);
     }
 
     /** The scenario this config runs, as data (for --print-scenario). */
@@ -129,6 +138,9 @@ public final class CaptureAgent {
             String devName = ctx.device().name();
             recorder.counters(devName, CountersEvent.Phase.START, ctx.queryCounters(config.ibPort()));
             AgentState state = new AgentState(config, ctx, snap.port, gidIndex, snap.gid(gidIndex), recorder, bound);
+            if (config.cm() != null) {
+                openCm(state, verbs, bound);
+            }
             Thread onSignal = new Thread(() -> stoppedBySignal(state), "rdmatrace-capture-signal");
             boolean hooked = addHook(onSignal);
             try (state) {
@@ -221,6 +233,30 @@ public final class CaptureAgent {
             state.channel.close();
         }
         return new Ran(results, peer, peerHost);
+    }
+
+    /**
+     * --cm: loads the librdmacm (after libibverbs, whose devices it serves) and, on the listening side,
+     * listens on the --listen address and port (a wildcard address: this device's IPv4 address) before
+     * the TCP link accepts the peer, so the peer's REQ always finds the listener.
+     */
+    private void openCm(AgentState state, Verbs verbs, OobServer bound) throws CaptureException {
+        CmLibrary lib = cmLibrary != null ? cmLibrary : CmLibrary.select(verbs.isSoftverbs(), null);
+        try {
+            state.cm = CmLink.open(lib, state.recorder);
+        } catch (VerbsException | IllegalStateException e) {
+            throw new CaptureException(true, "--cm: " + e.getMessage(), e);
+        }
+        progress.accept("rdma_cm via " + state.cm.cm.loadedPath());
+        if (bound == null) {
+            return;
+        }
+        String host = bound.address().substring(0, bound.address().lastIndexOf(':'));
+        String ip = host.equals("*") ? state.localGid.ipv4().orElse("0.0.0.0") : host;
+        String why = state.cm.listen(ip, bound.port(), config.workload().qps());
+        if (why != null) {
+            throw new CaptureException(true, "--cm: " + why, null);
+        }
     }
 
     private static String peerMissing(AgentState state) {

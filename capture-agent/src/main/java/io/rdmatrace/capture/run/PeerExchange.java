@@ -61,6 +61,29 @@ final class PeerExchange {
         }
     }
 
+    /** Opens the link (connect or accept, HELLO) without exchanging parameters: --cm brings the QPs up. */
+    StepOutcome link() {
+        try {
+            channel();
+            return StepOutcome.OK;
+        } catch (OobException e) {
+            return failed(e);
+        }
+    }
+
+    /** While this agent waits on something else: the failure when the peer gave up meanwhile, else null. */
+    StepOutcome peerGaveUpMeanwhile() {
+        if (s.channel == null || s.linkDead || !s.channel.inputPending()) {
+            return null;
+        }
+        try {
+            io.rdmatrace.capture.oob.OobMessage m = s.channel.receive("the rdma_cm exchange to end", LAST_WORD_WAIT);
+            return StepOutcome.fail("the peer sent " + m.kindName() + " during the rdma_cm exchange");
+        } catch (OobException e) {
+            return failed(e);
+        }
+    }
+
     StepOutcome barrier(String phase) {
         if (s.channel == null) {
             return StepOutcome.fail("barrier '" + phase + "' before the exchange: the peer is not connected yet");

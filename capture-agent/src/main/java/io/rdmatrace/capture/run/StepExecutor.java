@@ -79,6 +79,8 @@ final class StepExecutor {
                 return data.poll(sends, recvs, e, slot);
             } else if (a instanceof Action.CheckPattern x) {
                 return data.checkPattern(Values.op(bindings.resolve(x.opKind(), slot, iter)), slot, iter);
+            } else if (a instanceof Action.CmConnect) {
+                return new CmConnectStep(s, peer).run(slot);
             } else if (a instanceof Action.Exchange) {
                 return peer.exchange(localParams());
             } else if (a instanceof Action.Barrier x) {

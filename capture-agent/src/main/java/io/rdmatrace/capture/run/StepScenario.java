@@ -115,6 +115,9 @@ final class StepScenario implements Scenario {
         if (state == null) {
             return;
         }
+        if (state.cm != null) {
+            state.cm.close(); // rdma_disconnect, DISCONNECTED, the ids: before their QPs go
+        }
         for (QpSlot slot : state.slots) {
             destroy(slot.ah);
             destroy(slot.qp);

@@ -151,6 +151,17 @@ public sealed interface Action {
         }
     }
 
+    /**
+     * --cm: this QP connected through rdma_cm instead of the exchange (the connector resolves, connects
+     * and establishes, the listener takes the request and accepts), its RTR and RTS transitions done
+     * with the attributes rdma_init_qp_attr gives. Opens the TCP link first (for barriers and verdicts).
+     */
+    record CmConnect() implements Action {
+        public String op() {
+            return "cm_connect";
+        }
+    }
+
     /** A two-phase barrier with the peer. */
     record Barrier(String phase) implements Action {
         public Barrier {

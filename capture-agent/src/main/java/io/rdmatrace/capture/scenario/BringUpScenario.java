@@ -58,12 +58,20 @@ public final class BringUpScenario {
         if (postRecv == PostRecvTiming.BEFORE_RTR) {
             steps.add(Step.of(new Action.PostRecv(Value.ref("iterations"))));
         }
-        steps.add(Step.of(new Action.Exchange()));
-        if (config.knobs().delayRtrMs() > 0) {
+        if (config.knobs().delayRtrMs() > 0 && config.cm() != null) {
             steps.add(Step.of(new Action.Sleep(Value.ref("delay_rtr"))));
         }
-        steps.add(modify(rtrAttrs(type, config.knobs().grh()), 2));
-        steps.add(modify(rtsAttrs(type), 3));
+        if (config.cm() != null) {
+            // rdma_cm carries the parameters and sets RTR and RTS with its own attributes
+            steps.add(Step.of(new Action.CmConnect()));
+        } else {
+            steps.add(Step.of(new Action.Exchange()));
+            if (config.knobs().delayRtrMs() > 0) {
+                steps.add(Step.of(new Action.Sleep(Value.ref("delay_rtr"))));
+            }
+            steps.add(modify(rtrAttrs(type, config.knobs().grh()), 2));
+            steps.add(modify(rtsAttrs(type), 3));
+        }
         if (type == Transport.UD) {
             steps.add(Step.of(new Action.CreateAh()));
         }
@@ -76,7 +84,8 @@ public final class BringUpScenario {
         if (config.link().barrier()) {
             steps.add(Step.of(new Action.Barrier("rts")));
         }
-        return new TestCase("TC03", "exchange and INIT→RTR→RTS", true, false, Value.num(1), steps);
+        return new TestCase("TC03", config.cm() != null ? "rdma_cm connect and INIT→RTR→RTS" : "exchange and INIT→RTR→RTS",
+                true, false, Value.num(1), steps);
     }
 
     private static TestCase tc04(Op op, PostRecvTiming postRecv) {

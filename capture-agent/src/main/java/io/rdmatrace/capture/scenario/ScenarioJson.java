@@ -171,6 +171,7 @@ public final class ScenarioJson {
                 yield new Action.CheckPattern(valueOr(s, "op", Value.ref("op")));
             }
             case "exchange" -> only(s, new Action.Exchange());
+            case "cm_connect" -> only(s, new Action.CmConnect());
             case "barrier" -> {
                 allowKeys(s, op, Set.of("do", "expect", "phase"));
                 yield new Action.Barrier(text(s, "phase", "rts"));
@@ -180,7 +181,7 @@ public final class ScenarioJson {
                 yield new Action.Sleep(valueOr(s, "ms", Value.num(0)));
             }
             default -> throw new ScenarioException("unknown action \"" + op + "\"; one of alloc_pd, reg_mr, create_cq, "
-                    + "create_qp, modify_qp, query_qp, create_ah, post_recv, post_send, poll, check_pattern, exchange, barrier, sleep");
+                    + "create_qp, modify_qp, query_qp, create_ah, post_recv, post_send, poll, check_pattern, exchange, cm_connect, barrier, sleep");
         };
         return new Step(action, s.has("expect") ? expect(s.get("expect")) : Expect.OK);
     }
