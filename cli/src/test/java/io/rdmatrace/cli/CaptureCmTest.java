@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * `capture --soft --cm`: two agents as two processes (one JVM per side for the class) connect their QPs
  * through softverbs' librdmacm. The clean run passes TC01–TC04 and analyzes clean with the rdma_cm
  * calls and events in the trace; a listener that rejects (--cm-reject) is diagnosed by cm-rejected
- * with its private data; a connect to a port nobody listens on (--cm-port 1) by cm-no-listener.
+ * with its private data; a connect to a port nobody listens on (--cm-port 1) by cm-no-listener; a REQ
+ * with more private data than it holds (--cm-private-data 64) is refused and diagnosed by cm-private-data.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CaptureCmTest {
@@ -108,6 +109,15 @@ class CaptureCmTest {
         assertThat(r.b().output()).contains("RDMA_CM_EVENT_REJECTED, reason 8");
         String report = analyze(out.resolve("hostB"));
         assertThat(report).contains("cm-no-listener").contains("connected to " + hosts.addressA() + ":1");
+    }
+
+    @Test
+    void cmPrivateDataOversized_connectRefused_diagnosedPrivateData(@TempDir Path out) throws Exception {
+        CaptureHosts.Run r = run(out, List.of(), List.of("--cm-private-data", "64"));
+        assertThat(r.b().exit()).isEqualTo(1);
+        assertThat(r.b().output()).contains("rdma_connect with 64 bytes of private data failed: EINVAL");
+        String report = analyze(out.resolve("hostB"));
+        assertThat(report).contains("cm-private-data");
     }
 
     private static List<String> cmEvents(CaptureTraces t) {

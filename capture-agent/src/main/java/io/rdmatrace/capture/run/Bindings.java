@@ -14,7 +14,7 @@ import java.util.List;
  *       qp_access, timeout, retry_cnt, rnr_retry, min_rnr_timer, qkey, delay_rtr, qp_type, op, gid_index</li>
  *   <li>per QP: qp_index, sq_psn (the PSN the QP starts with), local.qp_num, local.psn (what the peer was
  *       told), local.lid, local.gid</li>
- *   <li>from the peer (after "exchange"): peer.qp_num, peer.psn, peer.lid, peer.gid, peer.gid_index,
+ *   <li>from the peer (after "exchange" or "cm_connect"): peer.qp_num, peer.psn, peer.lid, peer.gid, peer.gid_index,
  *       peer.addr, peer.rkey, peer.length, peer.path_mtu, peer.pkey_index, peer.qp_type</li>
  *   <li>negotiated: path_mtu (--path-mtu or the smaller active MTU), dest_qpn (--dest-qpn or peer.qp_num)</li>
  *   <li>in a repeated test case: iter (0, 1, …)</li>

@@ -244,7 +244,7 @@ public final class CaptureAgent {
         CmLibrary lib = cmLibrary != null ? cmLibrary : CmLibrary.select(verbs.isSoftverbs(), null);
         try {
             state.cm = CmLink.open(lib, state.recorder);
-        } catch (VerbsException | IllegalStateException e) {
+        } catch (VerbsException | IllegalStateException | UnsupportedOperationException e) {
             throw new CaptureException(true, "--cm: " + e.getMessage(), e);
         }
         progress.accept("rdma_cm via " + state.cm.cm.loadedPath());
@@ -253,7 +253,12 @@ public final class CaptureAgent {
         }
         String host = bound.address().substring(0, bound.address().lastIndexOf(':'));
         String ip = host.equals("*") ? state.localGid.ipv4().orElse("0.0.0.0") : host;
-        String why = state.cm.listen(ip, bound.port(), config.workload().qps());
+        String why;
+        try {
+            why = state.cm.listen(ip, bound.port(), config.workload().qps());
+        } catch (IllegalArgumentException e) {
+            why = e.getMessage() + " (rdma_cm listens on IPv4 addresses)";
+        }
         if (why != null) {
             throw new CaptureException(true, "--cm: " + why, null);
         }

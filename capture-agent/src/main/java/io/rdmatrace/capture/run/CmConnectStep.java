@@ -71,17 +71,21 @@ final class CmConnectStep {
         CmLink cm = s.cm;
         CmSettings set = s.config.cm();
         InetSocketAddress to = OobEndpoint.parseConnect(s.config.link().endpoint());
+        String ip = ipv4(to.getHostString());
         int port = set.connectPort() != null ? set.connectPort() : to.getPort();
-        CmId id = cm.channel.tryCreateId(RdmaCm.PS_TCP).orThrow();
+        Outcome<CmId> made = cm.channel.tryCreateId(RdmaCm.PS_TCP);
+        if (!(made instanceof Outcome.Ok<CmId> ok)) {
+            throw new StepException(tag + "rdma_create_id failed: " + made.status().describe());
+        }
+        CmId id = ok.value();
         cm.ids.put(slot.index, id);
-        check(id.resolveAddr(localIp(), to.getHostString(), port, RESOLVE_MS), tag + "rdma_resolve_addr to "
-                + to.getHostString() + ":" + port);
-        expect(next(id), CmLink.ADDR_RESOLVED, tag + "resolving " + to.getHostString());
+        check(id.resolveAddr(localIp(), ip, port, RESOLVE_MS), tag + "rdma_resolve_addr to " + ip + ":" + port);
+        expect(next(id), CmLink.ADDR_RESOLVED, tag + "resolving " + ip);
         check(id.resolveRoute(RESOLVE_MS), tag + "rdma_resolve_route");
-        expect(next(id), CmLink.ROUTE_RESOLVED, tag + "resolving the route to " + to.getHostString());
+        expect(next(id), CmLink.ROUTE_RESOLVED, tag + "resolving the route to " + ip);
         byte[] pdata = ownData(slot).encode(set.privateDataBytes() != null ? set.privateDataBytes() : 0);
         check(id.connect(param(qp, pdata)), tag + "rdma_connect with " + pdata.length + " bytes of private data");
-        RdmaCmEvent rep = expect(next(id), CmLink.CONNECT_RESPONSE, tag + "rdma_connect to " + to.getHostString() + ":" + port);
+        RdmaCmEvent rep = expect(next(id), CmLink.CONNECT_RESPONSE, tag + "rdma_connect to " + ip + ":" + port);
         CmPrivateData theirs = CmPrivateData.decode(rep.privateData(), tag + "the peer's REP");
         QpAttr rtr = modify(id, slot, QpState.RTR);
         QpAttr rts = modify(id, slot, QpState.RTS);
@@ -163,6 +167,20 @@ final class CmConnectStep {
 
     private CmPrivateData ownData(QpSlot slot) {
         return new CmPrivateData(slot.index, Transport.RC.ibvValue(), slot.mr.address(), slot.mr.rkey(), slot.mr.length());
+    }
+
+    /** The --connect host as an IPv4 address (the CM here speaks IPv4 only). */
+    private static String ipv4(String host) {
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+                if (a instanceof java.net.Inet4Address) {
+                    return a.getHostAddress();
+                }
+            }
+        } catch (java.net.UnknownHostException e) {
+            throw new StepException("--cm: cannot resolve " + host + ": " + e.getMessage());
+        }
+        throw new StepException("--cm connects to IPv4 addresses; " + host + " has none");
     }
 
     /** This device's IPv4 address (its IPv4-mapped GID), so the CM resolves from it; null lets the CM choose. */
