@@ -30,8 +30,24 @@ final class CaptureCmOptions {
             + "this port instead of the --connect port (where nobody listens: REJECTED, reason 8).")
     Integer port;
 
+    /**
+     * Overrides that feed the RTR/RTS attributes of the TCP bring-up; with --cm the CM chooses those
+     * (rdma_init_qp_attr), so giving one is a usage error rather than silently without effect.
+     */
+    static final java.util.List<String> CM_CHOOSES = java.util.List.of("--path-mtu", "--sq-psn", "--advertise-psn",
+            "--dest-qpn", "--gid-index", "--no-grh", "--timeout");
+
     /** The settings, or null without --cm; an override without --cm is a usage error. */
-    CmSettings settings() {
+    CmSettings settings(java.util.function.Predicate<String> given) {
+        if (cm) {
+            for (String o : CM_CHOOSES) {
+                if (given.test(o)) {
+                    throw new IllegalArgumentException(o + " has no effect with --cm: rdma_cm chooses the path, "
+                            + "PSNs, peer QPN and ACK timeout (rdma_init_qp_attr); --modify-in-rts changes a value "
+                            + "after the CM's RTS");
+                }
+            }
+        }
         if (!cm) {
             if (cmLib != null || reject || privateData != null || port != null) {
                 throw new IllegalArgumentException("--cm-lib, --cm-reject, --cm-private-data and --cm-port need --cm");

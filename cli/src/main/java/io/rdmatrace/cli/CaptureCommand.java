@@ -212,7 +212,8 @@ final class CaptureCommand implements Callable<Integer> {
                 io.rdmatrace.capture.oob.OobEndpoint.parseConnect(endpoint);
             }
             return new CaptureConfig(hostId != null ? hostId : HostName.local(), out, device, ibPort, link, w, k, scenario, cqWait,
-                    overrides(), commandLine(), cm.settings());
+                    overrides(), commandLine(),
+                    cm.settings(spec.commandLine().getParseResult()::hasMatchedOption));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
