@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * may fail only in exactly that way: the client's REJECTED 8.
  */
 class PerftestRdmaCmTest {
-    private static final int ATTEMPTS = 6;
+    /** About half the ib_send_lat attempts lose the race on a loaded 2-core machine: 10 leave ~0.3 % to chance. */
+    private static final int ATTEMPTS = 10;
     private static final int ITERS = 20;
     private static final Duration DEADLINE = Duration.ofSeconds(40);
     private static final Pattern ROW = Pattern.compile("(?m)^\\s*(\\d+)\\s+(\\d+)\\s+[0-9.]+");
