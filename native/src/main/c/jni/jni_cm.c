@@ -468,7 +468,7 @@ JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_RdmaCm_getCmEvent0(JNIEnv *env, 
     put_addr(p + CME_NSLOTS, id != NULL ? &id->route.addr.src_addr : NULL);
     put_addr(p + CME_NSLOTS + TX_NSLOTS, id != NULL ? &id->route.addr.dst_addr : NULL);
     put_pdata(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
-    s[STATUS_EXTRA] = t0;   /* when it was taken (monotonic ns) */
+    s[STATUS_EXTRA] = t1;   /* when it was returned (monotonic ns), as the tracer dates events */
     return to_handle(ev);
 }
 

@@ -3,7 +3,7 @@ package io.rdmatrace.verbs;
 /**
  * One event rdma_get_cm_event returned, as C recorded it (capture agent or tracing librdmacm): the
  * CM_EVENT scalars ({@link CmSlots.Event} order), the id's addresses as text, the private data's first
- * bytes, when it was taken and how long rdma_get_cm_event took.
+ * bytes, when rdma_get_cm_event returned it and how long that call took.
  *
  * @param handle the {@code struct rdma_cm_event} to acknowledge (0 when decoded from a recording)
  */
