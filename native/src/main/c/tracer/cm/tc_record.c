@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tc_loc.h"
+#include "../tr_cm_event.h"
 
 enum {
     TC_CALL_SLOTS = TR_PAYLOAD + CMC_NSLOTS + 2 * TX_NSLOTS + CM_PDATA_NSLOTS,
@@ -116,25 +117,8 @@ void tc_record_event(const struct rdma_cm_event *ev, int64_t t0, int64_t t1)
     /* stamped when delivered: rdma_get_cm_event may have waited seconds for it (t1 - t0) */
     head(r, TR_RDMA_CM_EVENT, TC_EVENT_SLOTS, t1, id, 0, 0, t1 - t0);
     int64_t *p = r + TR_PAYLOAD;
-    int ud = id != NULL && (id->ps == RDMA_PS_UDP || id->ps == RDMA_PS_IPOIB);
-    p[CME_EVENT] = ev->event;
-    p[CME_STATUS] = ev->status;
-    p[CME_ID] = (int64_t)(uintptr_t)id;
-    p[CME_LISTEN_ID] = (int64_t)(uintptr_t)ev->listen_id;
-    p[CME_QP_NUM] = id != NULL && id->qp != NULL ? (int64_t)id->qp->qp_num : -1;
-    p[CME_PORT_SPACE] = id != NULL ? id->ps : 0;
-    p[CME_RESPONDER_RESOURCES] = ud ? 0 : ev->param.conn.responder_resources;
-    p[CME_INITIATOR_DEPTH] = ud ? 0 : ev->param.conn.initiator_depth;
-    p[CME_FLOW_CONTROL] = ud ? 0 : ev->param.conn.flow_control;
-    p[CME_RETRY_COUNT] = ud ? 0 : ev->param.conn.retry_count;
-    p[CME_RNR_RETRY_COUNT] = ud ? 0 : ev->param.conn.rnr_retry_count;
-    p[CME_SRQ] = ud ? 0 : ev->param.conn.srq;
-    p[CME_PEER_QP_NUM] = ud ? ev->param.ud.qp_num : ev->param.conn.qp_num;
-    p[CME_QKEY] = ud ? ev->param.ud.qkey : 0;
-    /* private_data and its length sit at the same place in both members of the union */
-    const void *pdata = ev->param.conn.private_data;
-    unsigned plen = pdata != NULL ? ev->param.conn.private_data_len : 0;
-    p[CME_PDATA_LEN] = plen;
+    unsigned plen;
+    const void *pdata = tr_cm_event_block(p, ev, &plen);
     char text[TX_NSLOTS * 8];
     addr_text(id != NULL ? &id->route.addr.src_addr : NULL, text, sizeof text);
     put_text(p + CME_NSLOTS, text);
