@@ -182,17 +182,28 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
 
     // ---- verbs ---------------------------------------------------------------------------
 
+    /**
+     * Not synchronized as a whole: the async-event pump reports an empty wait every 50 ms, and an
+     * empty wait, which is not an event, must not queue for the lock behind the capture thread
+     * (nor make the capture thread queue behind it).
+     */
     @Override
-    public synchronized void onCall(Context context, VerbCall call) {
+    public void onCall(Context context, VerbCall call) {
         if (call instanceof VerbCall.GetAsyncEvent g) {
-            if (g.event() != null) {
-                var e = g.event();
+            var e = g.event();
+            if (e != null) {
                 long element = e.elementHandle() != 0 ? e.elementHandle() : e.portNum();
-                emit(w -> w.async(e.eventType().value(), element, e.qpNum()));
+                synchronized (this) {
+                    emit(w -> w.async(e.eventType().value(), element, e.qpNum()));
+                }
             }
-            return; // an empty wait is not an event
+            return;
         }
-        call(calls.map(call));
+        CallMapper.Mapped m;
+        synchronized (this) {
+            m = calls.map(call);
+            call(m);
+        }
     }
 
     // ---- rdma_cm (capture --cm): mapped as the tracing librdmacm's records are -------------

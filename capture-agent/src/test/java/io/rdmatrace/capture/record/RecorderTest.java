@@ -84,6 +84,21 @@ class RecorderTest {
     }
 
     @Test
+    void anEmptyAsyncWait_doesNotQueueForTheLockTheCaptureThreadHolds(@TempDir Path out) throws Exception {
+        try (Recorder rec = new Recorder()) {
+            rec.start(out, session("h"));
+            long before = rec.eventsWritten();
+            Thread pump = new Thread(() -> rec.onCall(null, new VerbCall.GetAsyncEvent(0x10, null, new CallStatus(0, 0, "", 5))));
+            synchronized (rec) { // the capture thread in the middle of a write
+                pump.start();
+                pump.join(30_000); // a bound, not a speed check: a pump that took the lock never ends here
+                assertThat(pump.isAlive()).as("the pump's empty wait waited for the capture thread's lock").isFalse();
+            }
+            assertThat(rec.eventsWritten()).isEqualTo(before); // an empty wait is not an event
+        }
+    }
+
+    @Test
     void callsBeforeTheSession_followItInOrder(@TempDir Path out) throws Exception {
         try (Recorder rec = new Recorder()) {
             rec.onCall(null, new VerbCall.GetDeviceList("lib", 2, new CallStatus(0, 0, "", 10)));
