@@ -181,6 +181,8 @@ public final class Attrs {
         private Attr[] textAttrs = new Attr[2];
         private String[] textValues = new String[2];
         private int textCount;
+        /** True while the numeric entries are in ascending code order (every put so far went above the last). */
+        private boolean numSorted = true;
 
         private Builder() {
         }
@@ -190,11 +192,16 @@ public final class Attrs {
             if (a.isText()) {
                 throw new IllegalArgumentException(a + " is a TEXT attribute; put a String");
             }
-            for (int i = 0; i < numCount; i++) {
-                if (numAttrs[i] == a) {
-                    numValues[i] = value;
-                    return this;
+            // ascending puts (what the recorders make) cannot repeat an entry: no scan
+            boolean above = numCount == 0 || a.code() > numAttrs[numCount - 1].code();
+            if (!(numSorted && above)) {
+                for (int i = 0; i < numCount; i++) {
+                    if (numAttrs[i] == a) {
+                        numValues[i] = value;
+                        return this;
+                    }
                 }
+                numSorted &= above;
             }
             if (numCount == numAttrs.length) {
                 numAttrs = Arrays.copyOf(numAttrs, numCount * 2);
@@ -249,7 +256,44 @@ public final class Attrs {
             Arrays.fill(textValues, 0, textCount, null);
             numCount = 0;
             textCount = 0;
+            numSorted = true;
             return this;
+        }
+
+        /**
+         * Puts the entries in ascending code order where they are, as {@link #build()} would order them:
+         * the encoder then writes straight from the builder, with no {@link Attrs} in between.
+         */
+        void sortInPlace() {
+            if (!numSorted) {
+                sortByCode(numAttrs, numValues, null, numCount);
+                numSorted = true;
+            }
+            sortByCode(textAttrs, null, textValues, textCount);
+        }
+
+        int size() {
+            return numCount;
+        }
+
+        Attr attr(int i) {
+            return numAttrs[i];
+        }
+
+        long value(int i) {
+            return numValues[i];
+        }
+
+        int textSize() {
+            return textCount;
+        }
+
+        Attr textAttr(int i) {
+            return textAttrs[i];
+        }
+
+        String text(int i) {
+            return textValues[i];
         }
 
         public Attrs build() {
@@ -260,14 +304,16 @@ public final class Attrs {
             long[] nv = Arrays.copyOf(numValues, numCount);
             Attr[] ta = Arrays.copyOf(textAttrs, textCount);
             String[] tv = Arrays.copyOf(textValues, textCount);
-            sortByCode(na, nv, null);
-            sortByCode(ta, null, tv);
+            if (!numSorted) {
+                sortByCode(na, nv, null, na.length);
+            }
+            sortByCode(ta, null, tv, ta.length);
             return new Attrs(na, nv, ta, tv);
         }
 
         // Insertion sort: sets are small (a dozen entries) and often already in code order.
-        private static void sortByCode(Attr[] attrs, long[] longs, String[] texts) {
-            for (int i = 1; i < attrs.length; i++) {
+        private static void sortByCode(Attr[] attrs, long[] longs, String[] texts, int count) {
+            for (int i = 1; i < count; i++) {
                 Attr a = attrs[i];
                 long lv = longs != null ? longs[i] : 0;
                 String tv = texts != null ? texts[i] : null;

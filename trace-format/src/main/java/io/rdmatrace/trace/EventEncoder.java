@@ -60,6 +60,23 @@ final class EventEncoder {
         }
     }
 
+    /** The same bytes as {@code attrs(b, a.build())}, written from the builder (sorted in place) without building. */
+    static void attrs(ByteSink b, Attrs.Builder a) {
+        a.sortInPlace();
+        int n = a.size();
+        b.stop(n);
+        for (int i = 0; i < n; i++) {
+            b.stop(a.attr(i).code());
+            b.stop(a.value(i));
+        }
+        int t = a.textSize();
+        b.stop(t);
+        for (int i = 0; i < t; i++) {
+            b.stop(a.textAttr(i).code());
+            b.utf8(a.text(i));
+        }
+    }
+
     static void session(ByteSink b, SessionInfo s) {
         b.utf8(s.toolVersion());
         b.utf8(s.hostId());
@@ -87,14 +104,27 @@ final class EventEncoder {
 
     static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
                      List<WorkRequest> wrs) {
+        callHead(b, verb, handle, ret, errno, durationNanos);
+        attrs(b, in);
+        attrs(b, out);
+        wrs(b, wrs); // 1.1
+    }
+
+    /** Same bytes as the {@link Attrs} form, from the recorder's reused builders. */
+    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs.Builder in,
+                     Attrs.Builder out, List<WorkRequest> wrs) {
+        callHead(b, verb, handle, ret, errno, durationNanos);
+        attrs(b, in);
+        attrs(b, out);
+        wrs(b, wrs);
+    }
+
+    private static void callHead(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos) {
         b.stop(verb.code());
         b.stop(handle);
         b.stop(ret);
         b.stop(errno);
         b.stop(durationNanos);
-        attrs(b, in);
-        attrs(b, out);
-        wrs(b, wrs); // 1.1
     }
 
     /** The work-request chain of a post: {@code stop n}, n × (attrs fields, stop nSge, nSge × (addr, length, lkey)). */

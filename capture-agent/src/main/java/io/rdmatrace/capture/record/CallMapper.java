@@ -3,6 +3,7 @@ package io.rdmatrace.capture.record;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.WorkRequest;
 import io.rdmatrace.verbs.CallStatus;
@@ -38,8 +39,40 @@ public final class CallMapper {
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
     private final GidCache gids = new GidCache();
+    // the call last filled (its in/out are the two builders): written from here with no Mapped or Attrs
+    private Verb verb;
+    private long handle;
+    private int ret;
+    private int errno;
+    private long durationNanos;
+    private List<WorkRequest> wrs = List.of();
 
     public Mapped map(VerbCall call) {
+        fill(call);
+        return mapped();
+    }
+
+    /** The call last filled as a value (built attribute sets: it outlives the next fill). */
+    Mapped mapped() {
+        return new Mapped(verb, handle, ret, errno, durationNanos, inBuilder.build(), outBuilder.build(), wrs);
+    }
+
+    /** Writes the call last filled straight from the builders (the same bytes {@link #mapped()} would give). */
+    long writeTo(TraceWriter w) {
+        return w.call(verb, handle, ret, errno, durationNanos, inBuilder, outBuilder, wrs);
+    }
+
+    private void filled(Verb verb, long handle, long ret, int errno, long durationNanos, List<WorkRequest> wrs) {
+        this.verb = verb;
+        this.handle = handle;
+        this.ret = (int) ret;
+        this.errno = errno;
+        this.durationNanos = durationNanos;
+        this.wrs = wrs;
+    }
+
+    /** Maps {@code call} into the builders and fields (see {@link #map}). */
+    void fill(VerbCall call) {
         Attrs.Builder in = inBuilder.clear();
         Attrs.Builder out = outBuilder.clear();
         Verb verb;
@@ -183,7 +216,7 @@ public final class CallMapper {
             throw new IllegalArgumentException("no trace mapping for " + call.verb());
         }
         CallStatus s = call.status();
-        return new Mapped(verb, handle, (int) s.ret(), s.errno(), s.durationNanos(), in.build(), out.build());
+        filled(verb, handle, s.ret(), s.errno(), s.durationNanos(), List.of());
     }
 
     /**
@@ -191,6 +224,11 @@ public final class CallMapper {
      * failure, and the whole chain when the post has more than that (see {@link WrChains}).
      */
     Mapped postSend(QueuePair qp, SendBatch b) {
+        fillPostSend(qp, b);
+        return mapped();
+    }
+
+    void fillPostSend(QueuePair qp, SendBatch b) {
         Attrs.Builder in = inBuilder.clear();
         int count = b.count();
         int sges = count > 0 ? b.numSge(0) : 0;
@@ -205,12 +243,17 @@ public final class CallMapper {
             in.put(Attr.NUM_SGE, sges);
         }
         in.put(Attr.WR_COUNT, count);
+        badWr(b.badIndex());
         List<WorkRequest> chain = WrChains.needsChain(count, sges) ? WrChains.send(b) : List.of();
-        return new Mapped(Verb.IBV_POST_SEND, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
-                badWr(b.badIndex()), chain);
+        filled(Verb.IBV_POST_SEND, qp.handle(), b.ret(), b.errno(), b.durationNanos(), chain);
     }
 
     Mapped postRecv(QueuePair qp, RecvBatch b) {
+        fillPostRecv(qp, b);
+        return mapped();
+    }
+
+    void fillPostRecv(QueuePair qp, RecvBatch b) {
         Attrs.Builder in = inBuilder.clear();
         int count = b.count();
         int sges = count > 0 ? b.numSge(0) : 0;
@@ -225,18 +268,26 @@ public final class CallMapper {
             in.put(Attr.NUM_SGE, sges);
         }
         in.put(Attr.WR_COUNT, count);
+        badWr(b.badIndex());
         List<WorkRequest> chain = WrChains.needsChain(count, sges) ? WrChains.recv(b) : List.of();
-        return new Mapped(Verb.IBV_POST_RECV, qp.handle(), (int) b.ret(), b.errno(), b.durationNanos(), in.build(),
-                badWr(b.badIndex()), chain);
+        filled(Verb.IBV_POST_RECV, qp.handle(), b.ret(), b.errno(), b.durationNanos(), chain);
     }
 
     Mapped poll(long cqHandle, CompletionBatch b) {
-        Attrs in = inBuilder.clear().put(Attr.NUM_ENTRIES, b.capacity()).build();
-        Attrs out = outBuilder.clear().put(Attr.POLLED, Math.max(0, b.ret())).build();
-        return new Mapped(Verb.IBV_POLL_CQ, cqHandle, (int) b.ret(), b.errno(), b.durationNanos(), in, out);
+        fillPoll(cqHandle, b);
+        return mapped();
     }
 
-    private Attrs badWr(int badIndex) {
-        return badIndex >= 0 ? outBuilder.clear().put(Attr.BAD_WR_INDEX, badIndex).build() : Attrs.EMPTY;
+    void fillPoll(long cqHandle, CompletionBatch b) {
+        inBuilder.clear().put(Attr.NUM_ENTRIES, b.capacity());
+        outBuilder.clear().put(Attr.POLLED, Math.max(0, b.ret()));
+        filled(Verb.IBV_POLL_CQ, cqHandle, b.ret(), b.errno(), b.durationNanos(), List.of());
+    }
+
+    private void badWr(int badIndex) {
+        outBuilder.clear();
+        if (badIndex >= 0) {
+            outBuilder.put(Attr.BAD_WR_INDEX, badIndex);
+        }
     }
 }

@@ -199,10 +199,11 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
             }
             return;
         }
-        CallMapper.Mapped m;
         synchronized (this) {
-            m = calls.map(call);
-            call(m);
+            if (recording()) {
+                calls.fill(call);
+                writeFilled();
+            }
         }
     }
 
@@ -224,12 +225,18 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
 
     @Override
     public synchronized void onPostSend(QueuePair qp, SendBatch batch) {
-        call(calls.postSend(qp, batch));
+        if (recording()) {
+            calls.fillPostSend(qp, batch);
+            writeFilled();
+        }
     }
 
     @Override
     public synchronized void onPostRecv(QueuePair qp, RecvBatch batch) {
-        call(calls.postRecv(qp, batch));
+        if (recording()) {
+            calls.fillPostRecv(qp, batch);
+            writeFilled();
+        }
     }
 
     private void completion(long cq, Wc wc) {
@@ -246,7 +253,34 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         }
     }
 
-    /** The hot path: no closure per event once the session is written. */
+    /** False once closed or when discarding: nothing to map. */
+    private boolean recording() {
+        return !closed && enabled;
+    }
+
+    /**
+     * The hot path: writes the call {@link #calls} was just filled with straight from its builders
+     * (no attribute sets, no closure); before the SESSION it is kept as a value.
+     */
+    private void writeFilled() {
+        if (emptyCq != 0) {
+            flushEmptyPollsNow();
+        }
+        if (writer == null) {
+            CallMapper.Mapped m = calls.mapped();
+            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs()));
+            return;
+        }
+        if (failure != null) {
+            return;
+        }
+        try {
+            calls.writeTo(writer);
+        } catch (RuntimeException | InternalError | AssertionError e) {
+            failed(e);
+        }
+    }
+
     private void call(CallMapper.Mapped m) {
         if (closed || !enabled) {
             return;
@@ -285,7 +319,10 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
             return;
         }
         flushEmptyPolls();
-        call(calls.poll(handle, batch));
+        if (recording()) {
+            calls.fillPoll(handle, batch);
+            writeFilled();
+        }
         int n = (int) Math.max(0, ret);
         for (int i = 0; i < n && i < batch.count(); i++) {
             Wc wc = new Wc(batch.wrId(i), batch.statusValue(i), batch.opcodeValue(i), Integer.toUnsignedLong(batch.vendorErr(i)),
