@@ -66,9 +66,10 @@ final class WriterLock implements AutoCloseable {
         String previous = owner(ch); // a writer that was killed: its lock died with it, its text did not
         try {
             ch.truncate(0);
+            // no force(): the text only has to outlive this process (the page cache keeps it when the
+            // process is killed), and an fdatasync here stalled every trace's creation 1-70 ms on a busy disk
             ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + " on host " + localHost() + "\n")
                     .getBytes(StandardCharsets.UTF_8)), 0);
-            ch.force(false);
         } catch (IOException e) {
             // the lock is what protects the folder; the owner text is only for messages
         }
