@@ -177,7 +177,10 @@ struct sv_endpoint {
     atomic_bool wait_nonempty;
     /* ACK coalescing: ACKs made while receiving wait here (tx_lock) and leave with the next
      * datagram the device sends, in one sendmmsg - in a ping-pong the ACK of a SEND rides with
-     * the answer - or when the receiving thread is done (sv_udp_flush) */
+     * the answer - or when the receiving thread is done (sv_udp_flush): at its next poll, when
+     * it posts a receive instead of answering (the peer's completion waits on them: perftest -R
+     * reconnects through rdma_cm after such an exchange, and a held ACK let its REQ overtake
+     * the peer's new listener), or by the progress thread within SV_APP_POLL_NS */
     pthread_mutex_t tx_lock;
     atomic_int tx_npending;
     struct sv_tx_pending {

@@ -178,5 +178,6 @@ int sv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr
         sv_qp_flush(qp);
 out:
     pthread_mutex_unlock(&qp->lock);
+    sv_udp_flush(qp->ctx->ep);   /* held ACKs (sv_udp_send_ack) ride only on an answer sent at once */
     return rc;
 }

@@ -214,15 +214,17 @@ int sv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_r
     if (!ibsrq)
         return EINVAL;
     struct sv_srq *srq = sv_srq(ibsrq);
+    int rc = 0;
     for (; wr; wr = wr->next) {
-        int rc = sv_rq_post(&srq->rq, wr);
+        rc = sv_rq_post(&srq->rq, wr);
         if (rc) {
             if (bad_wr)
                 *bad_wr = wr;
-            return rc;
+            break;
         }
     }
-    return 0;
+    sv_udp_flush(srq->ctx->ep);   /* as sv_post_recv */
+    return rc;
 }
 
 bool sv_srq_pop(struct sv_srq *srq, uint64_t *wr_id, struct ibv_sge *sge_out, uint32_t *num_sge)
