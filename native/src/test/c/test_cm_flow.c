@@ -1,8 +1,9 @@
 /* The CM state machine end to end, both sides in one process on two softverbs devices (CM MADs
  * really travel between 127.X.Y.1 and 127.X.Y.2): the event sequences of connect/accept/
  * disconnect/timewait, the QP attributes the CM sets, private data both ways, REJ reason 8 with no
- * listener, a consumer reject (28), UD through SIDR, hostile MADs dropped and counted, and the
- * REQ retransmission schedule ending in UNREACHABLE (timers driven with a clock far ahead). */
+ * listener, a consumer reject (28), UD through SIDR, hostile MADs dropped and counted, crossed
+ * and unmatched DREQs, and the REQ retransmission schedule ending in UNREACHABLE (timers driven
+ * with a clock far ahead). */
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
@@ -356,6 +357,104 @@ static void test_hostile(struct rdma_event_channel *sch, struct rdma_event_chann
     test_rc_lifecycle(sch, cch);
 }
 
+/* c (device b) connected to s (device a) through a listener on port; false after a failed check */
+static bool connect_pair(struct rdma_event_channel *sch, struct rdma_event_channel *cch, uint16_t port,
+                         struct rdma_cm_id **l, struct end *c, struct end *s)
+{
+    *l = listening(sch, RDMA_PS_TCP, port);
+    c->id = resolved(cch, RDMA_PS_TCP, port);
+    make_qp(c, IBV_QPT_RC);
+    struct rdma_conn_param cp = {.retry_count = 7, .rnr_retry_count = 7};
+    CHECK_EQ(rdma_connect(c->id, &cp), 0);
+    struct rdma_cm_event *e = expect(sch, RDMA_CM_EVENT_CONNECT_REQUEST);
+    if (!e)
+        return false;
+    s->id = e->id;
+    rdma_ack_cm_event(e);
+    make_qp(s, IBV_QPT_RC);
+    CHECK_EQ(rdma_accept(s->id, &cp), 0);
+    e = expect(cch, RDMA_CM_EVENT_ESTABLISHED);
+    if (e)
+        rdma_ack_cm_event(e);
+    e = expect(sch, RDMA_CM_EVENT_ESTABLISHED);
+    if (e)
+        rdma_ack_cm_event(e);
+    return e != NULL;
+}
+
+static struct cm_dev *dev_at(const char *ip)
+{
+    uint32_t ip_be;
+    inet_pton(AF_INET, ip, &ip_be);
+    for (int i = 0; i < g_cm.ndev; i++)
+        if (g_cm.dev[i].ip_be == ip_be)
+            return &g_cm.dev[i];
+    return NULL;
+}
+
+/* Both ends disconnect at once, and a DREQ reaches an end that has forgotten the connection:
+ * as ib_cm, the crossing DREQ answers ours (DISCONNECTED at once, no more retries) and a DREQ
+ * that matches nothing is answered with a DREP (cm_issue_drep), so neither end waits out 15
+ * retransmissions (69 s) for a DREP that will never come. */
+static void test_disconnect_races(struct rdma_event_channel *sch, struct rdma_event_channel *cch)
+{
+    struct rdma_cm_id *l;
+    struct end c = {0}, s = {0};
+    struct cm_dev *a = dev_at(ip_a);
+    CHECK(a != NULL);
+    if (!a || !connect_pair(sch, cch, g_port++, &l, &c, &s))
+        return;
+    pthread_mutex_lock(&g_cm.lock);
+    uint32_t c_comm = cm_id_checked(c.id)->local_comm_id, s_comm = cm_id_checked(s.id)->local_comm_id;
+    pthread_mutex_unlock(&g_cm.lock);
+    CHECK_EQ(rdma_disconnect(c.id), 0);                /* c's DREQ is out... */
+    struct rdma_cm_event *e = expect(sch, RDMA_CM_EVENT_DISCONNECTED);
+    if (e)
+        rdma_ack_cm_event(e);
+    struct cm_msg m = {.attr = CM_ATTR_DREQ, .local_comm_id = s_comm, .remote_comm_id = c_comm,
+                       .qpn = c.id->qp->qp_num};
+    uint8_t enc[CM_MAD_LEN];
+    cm_mad_encode(&m, enc);
+    uint32_t b_ip;
+    inet_pton(AF_INET, ip_b, &b_ip);
+    softverbs_gsi_send(a->verbs, b_ip, enc, sizeof enc);   /* ...when s's crosses it */
+    e = expect(cch, RDMA_CM_EVENT_DISCONNECTED);
+    if (e) {
+        CHECK_EQ(e->status, 0);
+        rdma_ack_cm_event(e);
+    }
+    uint64_t retrans = counter("retransmits");
+    for (int i = 0; i < 3; i++) {
+        pthread_mutex_lock(&g_cm.lock);
+        cm_conn_timers(cm_now_ms() + 4700);
+        pthread_mutex_unlock(&g_cm.lock);
+    }
+    CHECK_EQ(counter("retransmits"), retrans);        /* c's DREQ was answered by s's */
+    CHECK_EQ(rdma_disconnect(c.id), 0);                /* c's DREP; s (DREQ_RCVD) enters timewait */
+    CHECK_EQ(rdma_disconnect(s.id), 0);
+    end_fini(&c);
+    end_fini(&s);
+    CHECK_EQ(rdma_destroy_id(l), 0);
+
+    /* s forgets the connection without a word (as when its DREQ was out and it was destroyed) */
+    if (!connect_pair(sch, cch, g_port++, &l, &c, &s))
+        return;
+    pthread_mutex_lock(&g_cm.lock);
+    cm_id_checked(s.id)->state = CM_ST_DEAD;
+    pthread_mutex_unlock(&g_cm.lock);
+    uint64_t unmatched = counter("mads_unmatched");
+    CHECK_EQ(rdma_disconnect(c.id), 0);
+    e = expect(cch, RDMA_CM_EVENT_DISCONNECTED);       /* the DREP of a's CM for no connection */
+    if (e) {
+        CHECK_EQ(e->status, 0);
+        rdma_ack_cm_event(e);
+    }
+    CHECK_EQ(counter("mads_unmatched"), unmatched + 1);
+    end_fini(&c);
+    end_fini(&s);
+    CHECK_EQ(rdma_destroy_id(l), 0);
+}
+
 static void test_req_timeout(struct rdma_event_channel *cch)
 {
     /* a device address nobody owns: the REQ goes unanswered */
@@ -414,6 +513,7 @@ int main(void)
     test_ud(sch, cch);
     test_addr_errors(cch);
     test_hostile(sch, cch);
+    test_disconnect_races(sch, cch);
     test_req_timeout(cch);
     rdma_destroy_event_channel(sch);
     rdma_destroy_event_channel(cch);

@@ -2,7 +2,8 @@
  *   active:  ROUTE_RESOLVED -REQ-> REQ_SENT [-MRA-> MRA_RCVD] -REP-> REP_RCVD -RTU-> ESTABLISHED
  *   passive: LISTEN: REQ -> child REQ_RCVD (CONNECT_REQUEST) -accept/REP-> REP_SENT -RTU-> ESTABLISHED
  *   either:  ESTABLISHED -DREQ-> DREQ_SENT -DREP-> TIMEWAIT -> TIMEWAIT_EXIT
- *            ESTABLISHED <-DREQ- DREQ_RCVD (DISCONNECTED) -DREP-> TIMEWAIT
+ *            ESTABLISHED or DREQ_SENT <-DREQ- DREQ_RCVD (DISCONNECTED) -DREP-> TIMEWAIT
+ *            a DREQ for no connection is answered with a DREP, as ib_cm's cm_issue_drep
  *   UD:      ROUTE_RESOLVED -SIDR_REQ-> SIDR_REQ_SENT -SIDR_REP-> UD_READY (ESTABLISHED)
  * Requests are retransmitted every 2 * packet life + response timeout (4.6 s) up to 15 times;
  * then UNREACHABLE (-ETIMEDOUT) as IB_CM_REQ_ERROR/REP_ERROR, or DISCONNECTED for a DREQ.
@@ -326,34 +327,47 @@ static void handle_mra(struct cm_dev *dev, const struct cm_msg *m)
 static void handle_dreq(struct cm_dev *dev, const struct cm_msg *m, uint32_t src_ip)
 {
     struct cm_id *c = find_by_local(dev, m->remote_comm_id);
-    if (c && c->remote_comm_id == m->local_comm_id && src_ip == c->peer_ip_be) {
-        struct cm_msg drep = {.attr = CM_ATTR_DREP, .tid = c->tid, .local_comm_id = c->local_comm_id,
-                              .remote_comm_id = c->remote_comm_id};
+    if (c && c->state != CM_ST_DEAD && c->remote_comm_id == m->local_comm_id && src_ip == c->peer_ip_be) {
         switch (c->state) {
+        case CM_ST_DREQ_SENT:        /* both ends disconnect at once: theirs answers ours (no more retries) */
         case CM_ST_ESTABLISHED: case CM_ST_REP_SENT: case CM_ST_REP_RCVD:
-            c->state = CM_ST_DREQ_RCVD;
+            c->state = CM_ST_DREQ_RCVD;   /* the DREP leaves at rdma_disconnect or rdma_destroy_id */
+            c->has_last = false;
             cm_arm(c, CM_TIMER_NONE, 0, 0);
             cm_emit(c, RDMA_CM_EVENT_DISCONNECTED, 0, m->private_data, m->private_len);
             return;
-        case CM_ST_DREQ_SENT:        /* both ends disconnect at once: answer, keep waiting for ours */
-        case CM_ST_TIMEWAIT:         /* our DREP was lost */
+        case CM_ST_TIMEWAIT: {       /* our DREP was lost */
+            struct cm_msg drep = {.attr = CM_ATTR_DREP, .tid = c->tid, .local_comm_id = c->local_comm_id,
+                                  .remote_comm_id = c->remote_comm_id};
             cm_send(dev, src_ip, &drep);
             return;
+        }
+        case CM_ST_DREQ_RCVD:        /* a retry while the consumer has not answered yet: ib_cm ignores it */
+            return;
         default:
-            break;
+            cm_note(dev, CM_CNT_MADS_UNMATCHED, "DREQ for comm ID 0x%08x in state %s ignored", m->remote_comm_id,
+                    cm_state_name(c->state));
+            return;
         }
     }
-    cm_note(dev, CM_CNT_MADS_UNMATCHED, "DREQ for comm ID 0x%08x matches no connection", m->remote_comm_id);
+    /* no such connection (any more, e.g. destroyed while its DREQ was out): ib_cm answers anyway
+     * (cm_issue_drep), so the peer stops retrying instead of waiting out 15 timeouts */
+    cm_note(dev, CM_CNT_MADS_UNMATCHED, "DREQ for comm ID 0x%08x matches no connection: DREP sent", m->remote_comm_id);
+    struct cm_msg drep = {.attr = CM_ATTR_DREP, .tid = m->tid, .local_comm_id = m->remote_comm_id,
+                          .remote_comm_id = m->local_comm_id};
+    cm_send(dev, src_ip, &drep);
 }
 
 static void handle_drep(struct cm_dev *dev, const struct cm_msg *m, uint32_t src_ip)
 {
     struct cm_id *c = find_by_local(dev, m->remote_comm_id);
-    if (!c || c->state != CM_ST_DREQ_SENT || c->remote_comm_id != m->local_comm_id || src_ip != c->peer_ip_be) {
+    if (!c || (c->state != CM_ST_DREQ_SENT && c->state != CM_ST_DREQ_RCVD) ||
+        c->remote_comm_id != m->local_comm_id || src_ip != c->peer_ip_be) {
         cm_note(dev, CM_CNT_MADS_UNMATCHED, "DREP for comm ID 0x%08x matches no DREQ", m->remote_comm_id);
         return;
     }
-    cm_emit(c, RDMA_CM_EVENT_DISCONNECTED, 0, m->private_data, m->private_len);
+    if (c->state == CM_ST_DREQ_SENT)     /* DREQ_RCVD (crossed DREQs) told the consumer already */
+        cm_emit(c, RDMA_CM_EVENT_DISCONNECTED, 0, m->private_data, m->private_len);
     cm_enter_timewait(c);
 }
 
