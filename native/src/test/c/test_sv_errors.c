@@ -56,6 +56,7 @@ static void test_rnr(void)
     for (int retries = 0; retries <= 2; retries += 2) {
         struct sv_test_conn ca = sv_test_conn_defaults();
         ca.rnr_retry = (uint8_t)retries;
+        ca.timeout = 16;   /* 268 ms: a loaded machine must not turn the RNR NAKs' wait into RETRY_EXC */
         CHECK_EQ(pair_up(&a, &b, IBV_QPT_RC, ca, sv_test_conn_defaults(), 64, ALL_ACCESS), 0);
         uint64_t before = sv_test_counter(ctx_a, "rcvd_rnr_err");
         CHECK_EQ(post_send(&a, 1, IBV_WR_SEND, 0, 32, 0, 0, 0), 0);   /* b posted no receive */
