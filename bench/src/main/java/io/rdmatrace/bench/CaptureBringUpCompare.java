@@ -1,12 +1,15 @@
 package io.rdmatrace.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * What recording adds to a `--qps N` bring-up, measured by alternating recorded and bare runs in one
- * JVM (so load drift on a shared machine hits both alike); prints both sorted series and the medians.
+ * JVM (so load drift on a shared machine hits both alike); prints both sorted series and the medians,
+ * of the wall time and of the process's CPU time (all threads: both agents, softverbs, JIT, GC), which
+ * other work on a busy machine moves far less than the wall time.
  * <pre>java $(flags) -cp bench/target/benchmarks.jar io.rdmatrace.bench.CaptureBringUpCompare [qps=1000] [rounds=12]</pre>
  * where flags are Chronicle's (see {@link JvmFlags}).
  */
@@ -21,6 +24,8 @@ public final class CaptureBringUpCompare {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         List<Long> recorded = new ArrayList<>();
         List<Long> bare = new ArrayList<>();
+        List<Long> recordedCpu = new ArrayList<>();
+        List<Long> bareCpu = new ArrayList<>();
         try (CaptureBringUpPair pair = new CaptureBringUpPair()) {
             for (int i = 0; i < WARMUP_ROUNDS; i++) {
                 pair.run(qps, true);
@@ -28,19 +33,36 @@ public final class CaptureBringUpCompare {
             }
             for (int i = 0; i < rounds; i++) {
                 boolean recordFirst = i % 2 == 0; // alternate the order too
+                long cpu0 = processCpuNanos();
                 long first = pair.run(qps, recordFirst) / 1_000_000;
+                long cpu1 = processCpuNanos();
                 long second = pair.run(qps, !recordFirst) / 1_000_000;
+                long cpu2 = processCpuNanos();
                 (recordFirst ? recorded : bare).add(first);
                 (recordFirst ? bare : recorded).add(second);
+                (recordFirst ? recordedCpu : bareCpu).add((cpu1 - cpu0) / 1_000_000);
+                (recordFirst ? bareCpu : recordedCpu).add((cpu2 - cpu1) / 1_000_000);
             }
         }
+        System.out.println("qps " + qps + ", " + rounds + " alternating rounds after " + WARMUP_ROUNDS + " warm-up rounds");
+        print("wall", recorded, bare);
+        print("CPU", recordedCpu, bareCpu);
+    }
+
+    private static void print(String what, List<Long> recorded, List<Long> bare) {
         Collections.sort(recorded);
         Collections.sort(bare);
         long r = recorded.get(recorded.size() / 2);
         long b = bare.get(bare.size() / 2);
-        System.out.println("qps " + qps + ", " + rounds + " alternating rounds after " + WARMUP_ROUNDS + " warm-up rounds");
-        System.out.println("recorded ms: " + recorded);
-        System.out.println("bare ms    : " + bare);
-        System.out.printf("median recorded %d ms, bare %d ms: recording adds %.1f%%%n", r, b, 100.0 * (r - b) / b);
+        System.out.println(what + " recorded ms: " + recorded);
+        System.out.println(what + " bare ms    : " + bare);
+        System.out.printf("median %s recorded %d ms, bare %d ms: recording adds %.1f%% (%.2fx)%n", what, r, b,
+                100.0 * (r - b) / b, (double) r / b);
+    }
+
+    /** CPU time of every thread of this process so far (-1 where the JVM cannot tell). */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 }
