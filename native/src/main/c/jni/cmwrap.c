@@ -2,7 +2,6 @@
 #include "cmwrap.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,21 +47,10 @@ struct cmwrap *cmwrap_open(const char *path, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "out of memory");
         return NULL;
     }
-    char resolved[4096];
-    ibvwrap_resolve_soname(path, resolved, sizeof(resolved));
-    w->handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
+    w->handle = ibvwrap_dlopen_local(path, w->path, sizeof(w->path), errbuf, errlen);
     if (w->handle == NULL) {
-        const char *why = dlerror();
-        snprintf(errbuf, errlen, "%s", why != NULL ? why : "dlopen failed");
         free(w);
         return NULL;
-    }
-    struct link_map *map = NULL;
-    if (dlinfo(w->handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL
-        && map->l_name[0] != '\0') {
-        snprintf(w->path, sizeof(w->path), "%s", map->l_name);
-    } else {
-        snprintf(w->path, sizeof(w->path), "%s", path);
     }
     for (size_t i = 0; i < sizeof(cm_rows) / sizeof(cm_rows[0]); i++) {
         void *sym = dlsym(w->handle, cm_rows[i].name);

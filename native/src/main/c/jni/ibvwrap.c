@@ -104,6 +104,24 @@ void ibvwrap_resolve_soname(const char *name, char *out, size_t outlen)
     dlclose(self);
 }
 
+void *ibvwrap_dlopen_local(const char *path, char *loaded, size_t loadedlen, char *errbuf, size_t errlen)
+{
+    char resolved[4096];
+    ibvwrap_resolve_soname(path, resolved, sizeof(resolved));
+    void *handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *why = dlerror();
+        snprintf(errbuf, errlen, "%s", why != NULL ? why : "dlopen failed");
+        return NULL;
+    }
+    struct link_map *map = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL && map->l_name[0] != '\0')
+        snprintf(loaded, loadedlen, "%s", map->l_name);
+    else
+        snprintf(loaded, loadedlen, "%s", path);
+    return handle;
+}
+
 struct ibvwrap *ibvwrap_open(const char *path, char *errbuf, size_t errlen)
 {
     if (path == NULL || path[0] == '\0') {
@@ -115,22 +133,10 @@ struct ibvwrap *ibvwrap_open(const char *path, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "out of memory");
         return NULL;
     }
-    char resolved[4096];
-    ibvwrap_resolve_soname(path, resolved, sizeof(resolved));
-    /* RTLD_LOCAL: the library's symbols must not satisfy anybody else's lookups in the JVM */
-    w->handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL);
+    w->handle = ibvwrap_dlopen_local(path, w->path, sizeof(w->path), errbuf, errlen);
     if (w->handle == NULL) {
-        const char *why = dlerror();
-        snprintf(errbuf, errlen, "%s", why != NULL ? why : "dlopen failed");
         free(w);
         return NULL;
-    }
-    struct link_map *map = NULL;
-    if (dlinfo(w->handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL
-        && map->l_name[0] != '\0') {
-        snprintf(w->path, sizeof(w->path), "%s", map->l_name);
-    } else {
-        snprintf(w->path, sizeof(w->path), "%s", path);
     }
     for (size_t i = 0; i < sizeof(symbol_rows) / sizeof(symbol_rows[0]); i++) {
         const struct symbol_row *row = &symbol_rows[i];

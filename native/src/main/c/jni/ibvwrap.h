@@ -70,6 +70,13 @@ struct ibvwrap *ibvwrap_open(const char *path, char *errbuf, size_t errlen);
  */
 void ibvwrap_resolve_soname(const char *name, char *out, size_t outlen);
 
+/*
+ * dlopen()s path (a bare soname resolved as above) with RTLD_NOW | RTLD_LOCAL, so its symbols
+ * satisfy nobody else's lookups in the JVM, and writes the file it loaded into loaded (the path
+ * itself when the link map does not tell). The handle, or NULL with dlerror()'s text in errbuf.
+ */
+void *ibvwrap_dlopen_local(const char *path, char *loaded, size_t loadedlen, char *errbuf, size_t errlen);
+
 /* Releases the table and drops this table's dlopen reference. */
 void ibvwrap_close(struct ibvwrap *w);
 
