@@ -16,6 +16,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
 
+import io.rdmatrace.analyzer.load.DatapathStore;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.PackedTraces;
@@ -32,19 +33,21 @@ import io.rdmatrace.trace.TraceEvent;
 public final class AnalysisDatabase implements AutoCloseable {
     private final DuckDBConnection connection;
     private final BufferAllocator allocator;
+    private final DatapathStore datapath;
     private final TraceLoader loader;
     private final List<Path> unpacked = new ArrayList<>();
     private boolean finished;
 
-    private AnalysisDatabase(DuckDBConnection connection, BufferAllocator allocator) {
+    private AnalysisDatabase(DuckDBConnection connection, BufferAllocator allocator, DatapathStore datapath) {
         this.connection = connection;
         this.allocator = allocator;
-        this.loader = new TraceLoader(connection, allocator);
+        this.datapath = datapath;
+        this.loader = new TraceLoader(connection, allocator, datapath);
     }
 
     /** An in-memory database. */
     public static AnalysisDatabase inMemory() throws SQLException {
-        return open("jdbc:duckdb:");
+        return open("jdbc:duckdb:", true);
     }
 
     /**
@@ -59,20 +62,23 @@ public final class AnalysisDatabase implements AutoCloseable {
         if (parent != null && !Files.isDirectory(parent)) {
             throw new IllegalArgumentException(parent + ": no such folder for the --db file");
         }
-        return open("jdbc:duckdb:" + file.toAbsolutePath());
+        return open("jdbc:duckdb:" + file.toAbsolutePath(), false);
     }
 
-    private static AnalysisDatabase open(String url) throws SQLException {
+    /** @param inMemory whether DuckDB keeps the tables uncompressed (then the data path is stored compressed apart) */
+    private static AnalysisDatabase open(String url, boolean inMemory) throws SQLException {
         DuckDBConnection connection = (DuckDBConnection) DriverManager.getConnection(url);
         BufferAllocator allocator = new RootAllocator();
+        DatapathStore datapath;
         try {
             Schema.createBaseTables(connection);
+            datapath = inMemory ? DatapathStore.compressed(connection) : DatapathStore.plain();
         } catch (SQLException | RuntimeException e) {
             allocator.close();
             connection.close();
             throw e;
         }
-        return new AnalysisDatabase(connection, allocator);
+        return new AnalysisDatabase(connection, allocator, datapath);
     }
 
     /**
@@ -92,7 +98,7 @@ public final class AnalysisDatabase implements AutoCloseable {
                 inputs.add(root);
             }
         }
-        LoadReport report = BundleInputs.load(connection, loader::load, inputs);
+        LoadReport report = BundleInputs.load(connection, loader::load, inputs, datapath::insertTable);
         return renamed.isEmpty() ? report : renamePacked(report, renamed);
     }
 

@@ -36,13 +36,16 @@ final class ParquetBaseline {
         try (Analysis analysis = Analysis.open(List.of(trace));
                 Statement statement = analysis.database().connection().createStatement()) {
             List<String> tables = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery("SELECT table_name FROM duckdb_tables() WHERE estimated_size > 0")) {
+            // DISTINCT: in memory, _datapath is a view over one compressed database per host
+            try (ResultSet rs = statement.executeQuery(
+                    "SELECT DISTINCT table_name FROM duckdb_tables() WHERE estimated_size > 0 ORDER BY 1")) {
                 while (rs.next()) {
                     tables.add(rs.getString(1));
                 }
             }
             for (String table : tables) {
-                statement.execute("COPY " + table + " TO '" + out.resolve(table + ".parquet") + "' (FORMAT parquet)");
+                statement.execute("COPY (SELECT * FROM " + table + ") TO '" + out.resolve(table + ".parquet")
+                        + "' (FORMAT parquet)");
             }
         }
         Files.writeString(out.resolve(DONE), "");

@@ -27,7 +27,7 @@ final class ArrowIngest {
     }
 
     /** Streams every batch of {@code reader} (whose fields are {@code columns}) into {@code table}; closes the reader. */
-    long insert(Table table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
+    long insert(String table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
         // unique across connections: hosts load in parallel into one database
         String name = "_arrow_stream_" + UUID.randomUUID().toString().replace("-", "");
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
@@ -35,7 +35,7 @@ final class ArrowIngest {
             connection.registerArrowStream(name, stream);
             String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
             try (Statement statement = connection.createStatement()) {
-                return statement.executeLargeUpdate("INSERT INTO " + table.name() + " (host, " + names + ") SELECT "
+                return statement.executeLargeUpdate("INSERT INTO " + table + " (host, " + names + ") SELECT "
                         + literal(host) + ", " + names + " FROM " + name);
             }
         }

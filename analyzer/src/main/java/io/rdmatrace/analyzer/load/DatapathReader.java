@@ -4,79 +4,38 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.rdmatrace.trace.TraceEvent;
-
 /**
- * The single pass over one host's events: data-path events become Arrow batches of
- * {@code _datapath} as DuckDB pulls them; every other event is handed to {@link ColdRows}.
+ * One Arrow stream of {@code _datapath} batches for DuckDB to pull, taken from a {@link DatapathPass}
+ * until it has carried {@code maxRows} rows or the pass is over (then the caller may checkpoint
+ * and hand the same pass to a new stream).
  */
 final class DatapathReader extends ArrowReader {
-    /** Rows per batch: each batch costs a fixed hand-off through the C stream; 64k rows measured fastest (4k: +70%). */
-    static final int BATCH_ROWS = 64 * 1024;
-    /**
-     * Rows of the first batch; each next one is four times larger up to {@link #BATCH_ROWS}. A
-     * bring-up has a few hundred data-path events: a first batch sized for millions would
-     * allocate (and DuckDB scan) megabytes of empty vectors.
-     */
-    static final int FIRST_BATCH_ROWS = 1024;
-
-    private final EventCursor cursor;
-    private final ColdRows cold;
-    private final DatapathWriter writer = new DatapathWriter();
+    private final DatapathPass pass;
+    private final long maxRows;
     private BatchBuilder batch;
-    private int batchRows = FIRST_BATCH_ROWS;
-    private long events;
-    private boolean exhausted;
+    private long rows;
 
-    DatapathReader(BufferAllocator allocator, EventCursor cursor, ColdRows cold) {
+    DatapathReader(BufferAllocator allocator, DatapathPass pass, long maxRows) {
         super(allocator);
-        this.cursor = cursor;
-        this.cold = cold;
+        this.pass = pass;
+        this.maxRows = maxRows;
     }
 
-    /** Events read so far (data-path and cold). */
-    long events() {
-        return events;
-    }
-
-    /** Reads to the end without DuckDB, for a cursor whose data-path rows are not wanted (none remain then). */
-    void drain() {
-        TraceEvent event;
-        while ((event = cursor.next()) != null) {
-            events++;
-            cold.add(event);
-        }
-        exhausted = true;
+    /** Rows this stream carried. */
+    long rows() {
+        return rows;
     }
 
     @Override
     public boolean loadNextBatch() throws java.io.IOException {
-        if (exhausted) {
+        if (pass.exhausted() || rows >= maxRows) {
             return false;
         }
         if (batch == null) {
             batch = new BatchBuilder(getVectorSchemaRoot(), DatapathWriter.COLUMNS);
         }
-        cursor.threadChanged();
-        batch.reset(batchRows);
-        batchRows = Math.min(BATCH_ROWS, batchRows * 4);
-        while (!batch.full()) {
-            TraceEvent event = cursor.next();
-            if (event == null) {
-                exhausted = true;
-                break;
-            }
-            events++;
-            if (writer.write(event, batch)) {
-                cold.thread(event.header());
-                if (event instanceof io.rdmatrace.trace.CallEvent call && !call.wrs().isEmpty()) {
-                    cold.chain(call);
-                }
-            } else {
-                cold.add(event);
-            }
-        }
-        batch.seal();
+        pass.fill(batch, (int) Math.min(Integer.MAX_VALUE, maxRows - rows));
+        rows += batch.rows();
         return batch.rows() > 0;
     }
 
@@ -87,7 +46,7 @@ final class DatapathReader extends ArrowReader {
 
     @Override
     protected void closeReadSource() {
-        // the cursor belongs to the caller
+        // the pass and its cursor belong to the caller
     }
 
     @Override

@@ -16,7 +16,12 @@ record Table(String name, List<Column> columns) {
     }
 
     String createSql() {
-        return "CREATE TABLE " + name + " (host VARCHAR, "
+        return createSql(name);
+    }
+
+    /** The same table under another (qualified) name, e.g. in an attached database. */
+    String createSql(String qualifiedName) {
+        return "CREATE TABLE " + qualifiedName + " (host VARCHAR, "
                 + columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", ")) + ")";
     }
 

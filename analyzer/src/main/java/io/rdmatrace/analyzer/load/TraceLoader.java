@@ -44,11 +44,18 @@ public final class TraceLoader {
 
     private final DuckDBConnection connection;
     private final BufferAllocator allocator;
+    private final DatapathStore datapath;
     private final Set<String> hostsSeen = new HashSet<>();
 
+    /** A loader whose data-path rows go to the database's own {@code _datapath} table. */
     public TraceLoader(DuckDBConnection connection, BufferAllocator allocator) {
+        this(connection, allocator, DatapathStore.plain());
+    }
+
+    public TraceLoader(DuckDBConnection connection, BufferAllocator allocator, DatapathStore datapath) {
         this.connection = connection;
         this.allocator = allocator;
+        this.datapath = datapath;
     }
 
     /** Loads every host folder found under each path (a path may itself be one host folder). */
@@ -89,7 +96,8 @@ public final class TraceLoader {
                     Path other = foreign.get(nextForeign++);
                     hosts.add(refused(other, "IGNORED", other + ": not a trace folder (no Chronicle Queue files); ignored"));
                 } else if (opened.get(i) instanceof TraceReader reader) {
-                    readable.add(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader));
+                    readable.add(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader,
+                            datapath.forHost()));
                 } else {
                     TraceException e = (TraceException) opened.get(i);
                     hosts.add(refused(folder, e.problem().name(), e.getMessage()));
@@ -106,7 +114,7 @@ public final class TraceLoader {
     }
 
     /** A host folder whose SESSION was read, waiting for its events to be loaded. */
-    private record OpenHost(Path folder, String host, TraceReader reader) {
+    private record OpenHost(Path folder, String host, TraceReader reader, DatapathStore.Target target) {
     }
 
     private static ExecutorService newPool(int threads) {
@@ -241,7 +249,7 @@ public final class TraceLoader {
         };
         long events;
         try (BufferAllocator own = allocator.newChildAllocator(open.host(), 0, Long.MAX_VALUE)) {
-            events = loadEvents(open.host(), cursor, new ArrowIngest(target, own), own);
+            events = loadEvents(open.host(), cursor, new ArrowIngest(target, own), own, open.target(), target);
         }
         ReadOutcome outcome = reader.outcome();
         String detail = outcome == null ? open.folder() + ": read " + events + " events" : outcome.detail();
@@ -263,7 +271,8 @@ public final class TraceLoader {
             return refused(folder, e.problem().name(), e.getMessage());
         }
         try (reader) {
-            return loadOpen(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader), connection);
+            return loadOpen(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader, datapath.forHost()),
+                    connection);
         }
     }
 
@@ -274,7 +283,8 @@ public final class TraceLoader {
     public HostLoad loadEvents(String host, List<TraceEvent> events) throws SQLException {
         long start = System.nanoTime();
         Iterator<TraceEvent> it = events.iterator();
-        long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator);
+        long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator,
+                datapath.forHost(), connection);
         boolean clean = !events.isEmpty() && events.get(events.size() - 1) instanceof EndEvent;
         HostLoad load = new HostLoad(host, host, clean ? "CLEAN" : "TRUNCATED",
                 host + ": " + loaded + " events from memory", loaded, System.nanoTime() - start);
@@ -282,17 +292,25 @@ public final class TraceLoader {
         return load;
     }
 
-    private static long loadEvents(String host, EventCursor cursor, ArrowIngest ingest, BufferAllocator allocator)
-            throws SQLException {
+    private static long loadEvents(String host, EventCursor cursor, ArrowIngest ingest, BufferAllocator allocator,
+            DatapathStore.Target datapath, DuckDBConnection connection) throws SQLException {
         ColdRows cold = new ColdRows();
-        DatapathReader hot = new DatapathReader(allocator, cursor, cold);
-        ingest.insert(BaseTables.DATAPATH, host, hot, DatapathWriter.COLUMNS);
-        long events = hot.events();
+        DatapathPass pass = new DatapathPass(cursor, cold);
+        // in parts, each compressed by a checkpoint before the next is appended: memory stays near the compressed size
+        long lastPart;
+        do {
+            DatapathReader part = new DatapathReader(allocator, pass, datapath.checkpointRows());
+            ingest.insert(datapath.table(), host, part, DatapathWriter.COLUMNS);
+            lastPart = part.rows();
+            if (!pass.exhausted() || datapath.checkpointLast(lastPart)) {
+                datapath.checkpoint(connection);
+            }
+        } while (!pass.exhausted());
         for (SparseRows rows : cold.filled()) {
             SparseRowsReader reader = new SparseRowsReader(allocator, rows);
-            ingest.insert(rows.table(), host, reader, reader.columns());
+            ingest.insert(rows.table().name(), host, reader, reader.columns());
         }
-        return events;
+        return pass.events();
     }
 
     private HostLoad refused(Path folder, String status, String detail) throws SQLException {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
@@ -29,6 +30,12 @@ public final class BundleInputs {
      * (the folder loader does not know about rows inserted behind its back).
      */
     public static LoadReport load(Connection connection, FolderLoader folders, List<Path> inputs) throws SQLException {
+        return load(connection, folders, inputs, UnaryOperator.identity());
+    }
+
+    /** As {@link #load(Connection, FolderLoader, List)}; bundles' rows of each base table go to {@code insertTable}'s table. */
+    public static LoadReport load(Connection connection, FolderLoader folders, List<Path> inputs,
+            UnaryOperator<String> insertTable) throws SQLException {
         long start = System.nanoTime();
         List<Path> folderInputs = new ArrayList<>();
         List<Path> bundles = new ArrayList<>();
@@ -44,7 +51,7 @@ public final class BundleInputs {
         }
         for (Path bundle : bundles) {
             try {
-                hosts.addAll(BundleLoader.load(connection, bundle));
+                hosts.addAll(BundleLoader.load(connection, bundle, insertTable));
             } catch (BundleException e) {
                 problems.add(e.getMessage());
             }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -61,6 +62,15 @@ public final class BundleLoader {
      * @throws BundleException when the file is not a readable rdmatrace bundle of a supported version
      */
     public static List<HostLoad> load(Connection connection, Path bundle) throws BundleException, SQLException {
+        return load(connection, bundle, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #load(Connection, Path)}, with the table that receives each base table's rows
+     * ({@code DatapathStore.insertTable}: {@code _datapath} may be a view over other databases).
+     */
+    public static List<HostLoad> load(Connection connection, Path bundle, UnaryOperator<String> insertTable)
+            throws BundleException, SQLException {
         long start = System.nanoTime();
         Path tmp;
         try {
@@ -78,7 +88,7 @@ public final class BundleLoader {
             // host by host, table by table: a table that cannot be loaded is skipped and said, the rest loads
             List<HostLoad> loads = new ArrayList<>();
             for (Map.Entry<String, Map<String, Path>> host : hosts.entrySet()) {
-                loads.add(loadHost(connection, bundle, host.getKey(), host.getValue(), tables, start));
+                loads.add(loadHost(connection, bundle, host.getKey(), host.getValue(), tables, insertTable, start));
             }
             return loads;
         } finally {
@@ -196,7 +206,7 @@ public final class BundleLoader {
     }
 
     private static HostLoad loadHost(Connection connection, Path bundle, String folder, Map<String, Path> files,
-                                     Set<String> tables, long start) throws SQLException {
+                                     Set<String> tables, UnaryOperator<String> insertTable, long start) throws SQLException {
         String origin = bundle + "!" + BundleLayout.HOSTS + folder;
         Path hostFile = files.get(HOST_TABLE.substring(1));
         String original;
@@ -236,7 +246,7 @@ public final class BundleLoader {
         String host = uniqueHost(connection, original);
         List<String> skipped = new ArrayList<>();
         try {
-            insert(connection, bundle, HOST_TABLE, hostFile, host, origin);
+            insert(connection, bundle, HOST_TABLE, HOST_TABLE, hostFile, host, origin);
         } catch (BundleException e) {
             HostLoad refused = new HostLoad(origin, host, "DAMAGED", e.getMessage() + "; this host's tables were not loaded", 0,
                     System.nanoTime() - start);
@@ -249,7 +259,7 @@ public final class BundleLoader {
                 continue; // a table this version does not have (written by a newer rdmatrace): nothing reads it
             }
             try {
-                insert(connection, bundle, table, file.getValue(), host, null);
+                insert(connection, bundle, table, insertTable.apply(table), file.getValue(), host, null);
             } catch (BundleException e) {
                 skipped.add(file.getKey() + BundleLayout.PARQUET + " (" + e.getMessage().replace(bundle + ": ", "") + ")");
             }
@@ -282,8 +292,8 @@ public final class BundleLoader {
         }
     }
 
-    private static void insert(Connection connection, Path bundle, String table, Path file, String host, String folder)
-            throws BundleException, SQLException {
+    private static void insert(Connection connection, Path bundle, String table, String into, Path file, String host,
+            String folder) throws BundleException, SQLException {
         Set<String> fileColumns = columns(connection, "DESCRIBE SELECT * FROM read_parquet(" + literal(file.toString()) + ")",
                 bundle, file);
         Set<String> tableColumns = columns(connection, "DESCRIBE " + table, bundle, file);
@@ -295,7 +305,7 @@ public final class BundleLoader {
         String names = "host" + (folder != null ? ", folder" : "")
                 + fileColumns.stream().map(c -> ", \"" + c.replace("\"", "\"\"") + "\"").collect(Collectors.joining());
         try (Statement s = connection.createStatement()) {
-            s.execute("INSERT INTO " + table + " (" + names + ") SELECT " + select + " FROM read_parquet("
+            s.execute("INSERT INTO " + into + " (" + names + ") SELECT " + select + " FROM read_parquet("
                     + literal(file.toString()) + ")");
         } catch (SQLException e) {
             throw new BundleException(bundle + ": cannot load " + file.getFileName() + " into " + table + ": "

@@ -1,0 +1,110 @@
+package io.rdmatrace.analyzer.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.Test;
+
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.EndEvent;
+import io.rdmatrace.trace.EventHeader;
+import io.rdmatrace.trace.FormatVersion;
+import io.rdmatrace.trace.SessionEvent;
+import io.rdmatrace.trace.SessionInfo;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.Wc;
+
+/** In memory, each host's data-path rows go to a compressed database of its own, in checkpointed parts. */
+class DatapathStoreTest {
+    private static final int CHECKPOINT_ROWS = 4 * 1024;
+
+    @Test
+    void compressed_partsAcrossCheckpoints_allRowsInTheViewAndCompressed() throws Exception {
+        try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+                BufferAllocator allocator = new RootAllocator()) {
+            Schema.createBaseTables(c);
+            TraceLoader loader = new TraceLoader(c, allocator, DatapathStore.compressed(c, CHECKPOINT_ROWS));
+            // 2.5 parts, exactly 3 parts, and a bring-up's few rows (no last checkpoint)
+            loader.loadEvents("a", completions(CHECKPOINT_ROWS * 5 / 2, 7));
+            loader.loadEvents("b", completions(CHECKPOINT_ROWS * 3, 9));
+            loader.loadEvents("c", completions(10, 11));
+            assertThat(rows(c, "SELECT host, count(*), sum(wr_id), min(seq), max(seq), count(DISTINCT seq), any_value(qp_num) "
+                    + "FROM _datapath GROUP BY host ORDER BY host")).containsExactly(
+                    "a|10240|52433920|1|10240|10240|7",
+                    "b|12288|75503616|1|12288|12288|9",
+                    "c|10|55|1|10|10|11");
+            // the bundle database, then one per host
+            assertThat(rows(c, "SELECT database_name FROM duckdb_databases() WHERE database_name LIKE '\\_datapath%' "
+                    + "ESCAPE '\\' ORDER BY database_name")).containsExactly("_datapath_0", "_datapath_1", "_datapath_2",
+                    "_datapath_3");
+            // checkpointed parts are stored compressed; the bring-up's rows were never checkpointed
+            assertThat(rows(c, "SELECT count(*) > 0 FROM pragma_storage_info('_datapath_2.main._datapath') "
+                    + "WHERE segment_type = 'BIGINT' AND compression <> 'Uncompressed'")).containsExactly("true");
+            assertThat(rows(c, "SELECT count(*) FROM pragma_storage_info('_datapath_3.main._datapath') "
+                    + "WHERE persistent")).containsExactly("0");
+        }
+    }
+
+    @Test
+    void plain_rowsInTheDatabasesOwnTable() throws Exception {
+        try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+                BufferAllocator allocator = new RootAllocator()) {
+            Schema.createBaseTables(c);
+            new TraceLoader(c, allocator).loadEvents("a", completions(CHECKPOINT_ROWS * 2, 7));
+            assertThat(rows(c, "SELECT table_type, count(*) FROM information_schema.tables t JOIN _datapath d ON true "
+                    + "WHERE t.table_name = '_datapath' GROUP BY ALL")).containsExactly("BASE TABLE|8192");
+        }
+    }
+
+    @Test
+    void insertTable_bundleRowsGoToTheFirstDatabase() throws Exception {
+        try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
+            Schema.createBaseTables(c);
+            assertThat(DatapathStore.compressed(c).insertTable("_datapath")).isEqualTo("_datapath_0.main._datapath");
+            assertThat(DatapathStore.plain().insertTable("_datapath")).isEqualTo("_datapath");
+            assertThat(DatapathStore.plain().insertTable("_call")).isEqualTo("_call");
+        }
+    }
+
+    /** A SESSION, {@code n} completions (wr_id = seq), an END. */
+    private static List<TraceEvent> completions(int n, int qpNum) {
+        SessionInfo info = new SessionInfo("t", "h", "", "", SessionInfo.PROGRAM_SCENARIO, Map.of(), Attrs.EMPTY,
+                List.of(), List.of());
+        List<TraceEvent> events = new ArrayList<>();
+        events.add(new SessionEvent(h(0), FormatVersion.CURRENT, info));
+        for (int i = 1; i <= n; i++) {
+            events.add(new CompletionEvent(h(i), 0xC0, new Wc(i, 0, 0, 0, 64, 0, qpNum, 0, 0, 0, 0, 0, 0)));
+        }
+        events.add(new EndEvent(h(n + 1), n + 2));
+        return events;
+    }
+
+    private static EventHeader h(long seq) {
+        return new EventHeader(seq, seq * 1000, 1_700_000_000_000_000_000L + seq * 1000, 1, 1, "main");
+    }
+
+    private static List<String> rows(DuckDBConnection c, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
