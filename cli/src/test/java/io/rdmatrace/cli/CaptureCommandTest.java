@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,5 +94,19 @@ class CaptureCommandTest {
                 out.resolve("missing/libibverbs.so.1").toString());
         assertThat(r.code()).isEqualTo(ExitCode.USAGE);
         assertThat(r.err()).startsWith("rdmatrace capture: ").contains("libibverbs.so.1");
+        // the trace folder claimed (its queue opening) before the load failed is removed again
+        assertThat(out.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void outFolderHoldingATrace_isRefusedBeforeLibibverbsLoads(@TempDir Path out) throws Exception {
+        Path dir = Files.createDirectories(out.resolve("h"));
+        Files.writeString(dir.resolve("2026W01.cq4"), "a trace");
+        Run r = run("capture", "--listen", "127.0.0.1:0", "--out", out.toString(), "--host-id", "h", "--verbs-lib",
+                out.resolve("missing/libibverbs.so.1").toString());
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(r.err()).startsWith("rdmatrace capture: ").contains("already holds a trace")
+                .doesNotContain("libibverbs.so.1");
+        assertThat(Files.readString(dir.resolve("2026W01.cq4"))).isEqualTo("a trace");
     }
 }

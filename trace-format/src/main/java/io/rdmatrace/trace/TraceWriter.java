@@ -1,9 +1,6 @@
 package io.rdmatrace.trace;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -44,7 +41,7 @@ public final class TraceWriter implements AutoCloseable {
     private long stampThread;
     private String stampThreadName = "";
 
-    private TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, WriterLock lock, long pid, LongSupplier clock,
+    TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, WriterLock lock, long pid, LongSupplier clock,
                         long monoAtStart, long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
@@ -87,57 +84,10 @@ public final class TraceWriter implements AutoCloseable {
      */
     public static TraceWriter create(Path outDir, SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
             throws TraceException {
-        Objects.requireNonNull(outDir, "outDir");
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(clock, "clock");
-        // The wall clock and the monotonic clock are read together, before the queue is opened
-        // (which takes from milliseconds to seconds): read apart, every event's wall time would be
-        // off by the open time, a different amount on each host.
-        long monoAtStart = clock.getAsLong();
-        long wallAtStart = wallNanosAtStart;
-        if (wallAtStart == -1) {
-            Instant now = Instant.now();
-            wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        }
-        Path dir;
-        try {
-            dir = TraceLayout.hostFolder(outDir, session.hostId());
-        } catch (IllegalArgumentException e) {
-            throw new TraceException(TraceException.Problem.BAD_HOST_ID, outDir, e.getMessage());
-        }
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new TraceException(TraceException.Problem.IO, dir, "cannot create trace folder " + dir + ": " + e, e);
-        }
-        WriterLock lock = WriterLock.acquire(dir);
-        SingleChronicleQueue q;
-        try {
-            if (TraceLayout.holdsQueueFiles(dir)) {
-                String last = lock.previousOwner();
-                throw new TraceException(TraceException.Problem.ALREADY_EXISTS, dir,
-                        "trace folder " + dir + " already holds a trace"
-                                + (last.isEmpty() ? "" : " (left by a capture that was killed: " + last + ")")
-                                + "; choose another --out or remove it first");
-            }
-            q = TraceLayout.openForWrite(dir);
-        } catch (TraceException e) {
-            lock.close();
-            throw e;
-        } catch (RuntimeException e) {
-            lock.close();
-            throw new TraceException(TraceException.Problem.IO, dir,
-                    "cannot create a Chronicle Queue in " + dir + ": " + e, e);
-        }
-        TraceWriter w = new TraceWriter(dir, session.hostId(), q, lock, pid, clock, monoAtStart, wallAtStart);
-        try {
-            w.writeSession(session);
-        } catch (RuntimeException | Error e) {
-            q.close();
-            lock.close();
-            throw new TraceException(TraceException.Problem.IO, dir, "cannot write the SESSION to " + dir + ": " + e, e);
-        }
-        return w;
+        // the open runs here; TraceOpening.begin runs it on a background thread instead
+        return TraceOpening.claim(outDir, session.hostId()).start(session, pid, clock, wallNanosAtStart);
     }
 
     /** The host folder this writer writes to. */
@@ -154,7 +104,7 @@ public final class TraceWriter implements AutoCloseable {
         return nextSeq;
     }
 
-    private synchronized void writeSession(SessionInfo session) {
+    synchronized void writeSession(SessionInfo session) {
         sink.reset();
         EventEncoder.kind(sink, EventKind.SESSION);
         EventEncoder.sessionPrefix(sink, FormatVersion.CURRENT);

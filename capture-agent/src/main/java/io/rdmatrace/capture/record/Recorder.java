@@ -13,6 +13,8 @@ import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceLayout;
+import io.rdmatrace.trace.TraceOpening;
 import io.rdmatrace.trace.TraceReader;
 import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.trace.Verb;
@@ -53,6 +55,8 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
     private final CallMapper calls = new CallMapper();
     private final OobEventMapper oobs = new OobEventMapper();
     private TraceWriter writer;
+    /** The trace folder claimed by {@link #prepare}, its queue opening in the background; null once started. */
+    private TraceOpening opening;
     private Path outDir;
     private Throwable failure;
     /** Events in the trace when the first write failed. */
@@ -84,7 +88,23 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         return enabled;
     }
 
-    /** Creates the trace (its SESSION) and writes the calls heard so far. */
+    /**
+     * Claims the trace folder now (a folder that cannot be written is refused here, at once) and
+     * opens its queue in the background, so {@link #start} later only writes the SESSION. A
+     * recorder closed before it starts removes what this created. Optional.
+     */
+    public synchronized void prepare(Path outDir, String hostId) throws TraceException {
+        if (!enabled) {
+            return;
+        }
+        if (writer != null || opening != null || closed) {
+            throw new IllegalStateException("recording already prepared, started or closed");
+        }
+        this.outDir = outDir;
+        opening = TraceOpening.begin(outDir, hostId);
+    }
+
+    /** Creates the trace (its SESSION; in the folder {@link #prepare} claimed, if it ran) and writes the calls heard so far. */
     public synchronized void start(Path outDir, SessionInfo session) throws TraceException {
         if (!enabled) {
             return;
@@ -93,7 +113,17 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
             throw new IllegalStateException("recording already started");
         }
         this.outDir = outDir;
-        writer = TraceWriter.create(outDir, session);
+        if (opening != null) {
+            TraceOpening o = opening;
+            opening = null;
+            if (!o.folder().equals(TraceLayout.hostFolder(outDir, session.hostId()))) {
+                o.close();
+                throw new IllegalArgumentException("prepared " + o.folder() + ", started in " + outDir);
+            }
+            writer = o.start(session);
+        } else {
+            writer = TraceWriter.create(outDir, session);
+        }
         for (Consumer<TraceWriter> w : beforeSession) {
             write(w);
         }
@@ -444,6 +474,10 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         }
         flushEmptyPolls();
         closed = true;
+        if (opening != null) {
+            opening.close(); // never started (the capture failed first): leave no empty trace behind
+            opening = null;
+        }
         if (writer != null) {
             try {
                 if (failure != null) {

@@ -91,7 +91,14 @@ public final class CaptureAgent {
                     ? "cannot use scenario " + config.scenarioFile() + ": " + e.getMessage() : e.getMessage(), e);
         }
         Recorder recorder = record ? new Recorder() : Recorder.discarding();
-        try (Verbs verbs = open(library); WireDir wireDir = wire ? WireDir.start(verbs) : null) {
+        try {
+            // the folder is refused here, at once, when it cannot take this trace; its queue then opens
+            // in the background while libibverbs loads and the device opens (Chronicle's open: 15-45 ms warm)
+            recorder.prepare(config.outDir(), config.hostId());
+        } catch (TraceException e) {
+            throw new CaptureException(true, e.getMessage(), e);
+        }
+        try (recorder; Verbs verbs = open(library); WireDir wireDir = wire ? WireDir.start(verbs) : null) {
             Context ctx = openDevice(verbs, recorder);
             try {
                 return capture(ctx, verbs, recorder, scenario, wireDir);
@@ -101,7 +108,7 @@ public final class CaptureAgent {
                 }
                 recorder.close();
             }
-        }
+        } // an early failure closes the recorder last: its unused queue and folder are removed
     }
 
     private CaptureReport capture(Context ctx, Verbs verbs, Recorder recorder, Scenario scenario, WireDir wireDir)

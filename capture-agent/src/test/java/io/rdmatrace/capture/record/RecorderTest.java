@@ -99,6 +99,34 @@ class RecorderTest {
     }
 
     @Test
+    void prepared_thenStarted_writesTheClaimedFolder_withTheCallsHeardWhileItOpened(@TempDir Path out) throws Exception {
+        try (Recorder rec = new Recorder()) {
+            rec.prepare(out, "h");
+            assertThat(out.resolve("h")).isDirectory(); // claimed at once
+            rec.onCall(null, new VerbCall.GetDeviceList("lib", 2, new CallStatus(0, 0, "", 10)));
+            rec.start(out, session("h"));
+            assertThat(rec.folder()).isEqualTo(out.resolve("h"));
+            rec.mark("TC01", MarkEvent.Verdict.INFO, "after");
+        }
+        List<TraceEvent> events = readBack(out, "h");
+        assertThat(events.get(0).seq()).isZero(); // SESSION
+        assertThat(((CallEvent) events.get(1)).verb()).isEqualTo(Verb.IBV_GET_DEVICE_LIST);
+        assertThat(((MarkEvent) events.get(2)).text()).isEqualTo("after");
+        assertThat(events).hasSize(4); // and the END
+    }
+
+    @Test
+    void prepared_butClosedBeforeTheSession_leavesNoFolder(@TempDir Path out) throws Exception {
+        Recorder rec = new Recorder();
+        rec.prepare(out, "h");
+        rec.close();
+        assertThat(out.resolve("h")).doesNotExist();
+        assertThat(rec.failure()).isNull();
+        Recorder.discarding().prepare(out, "h"); // writes nothing, claims nothing
+        assertThat(out.resolve("h")).doesNotExist();
+    }
+
+    @Test
     void callsBeforeTheSession_followItInOrder(@TempDir Path out) throws Exception {
         try (Recorder rec = new Recorder()) {
             rec.onCall(null, new VerbCall.GetDeviceList("lib", 2, new CallStatus(0, 0, "", 10)));
