@@ -55,6 +55,17 @@ class SyntheticLoadTest {
         }
     }
 
+    @Test
+    void finishLoading_smallTrace_viewsAndRulesRunWithoutDuckdbWorkers(@TempDir Path dir) throws Exception {
+        SyntheticTrace.write(SyntheticTrace.Spec.of(dir, 1, 10));
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            long events = db.load(List.of(dir)).events();
+            assertThat(events).isPositive().isLessThanOrEqualTo(AnalysisDatabase.SMALL_EVENTS);
+            db.finishLoading();
+            assertThat(query(db, "SELECT current_setting('threads')")).containsExactly("1");
+        }
+    }
+
     static List<String> query(AnalysisDatabase db, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
         try (Statement statement = db.connection().createStatement(); ResultSet rs = statement.executeQuery(sql)) {
