@@ -14,7 +14,7 @@ import java.util.Objects;
  * <p>Hot paths iterate by index ({@link #size()}, {@link #attr(int)}, {@link #value(int)}) and
  * allocate nothing.
  */
-public final class Attrs {
+public final class Attrs implements AttrEntries {
 
     /** The empty set. */
     public static final Attrs EMPTY = new Attrs(new Attr[0], new long[0], new Attr[0], new String[0]);
@@ -47,29 +47,35 @@ public final class Attrs {
     }
 
     /** Number of numeric entries. */
+    @Override
     public int size() {
         return numAttrs.length;
     }
 
     /** The i-th numeric attribute (ascending code order). */
+    @Override
     public Attr attr(int i) {
         return numAttrs[i];
     }
 
     /** The i-th numeric value. */
+    @Override
     public long value(int i) {
         return numValues[i];
     }
 
     /** Number of text entries. */
+    @Override
     public int textSize() {
         return textAttrs.length;
     }
 
+    @Override
     public Attr textAttr(int i) {
         return textAttrs[i];
     }
 
+    @Override
     public String text(int i) {
         return textValues[i];
     }
@@ -174,7 +180,7 @@ public final class Attrs {
      * Collects entries; putting the same attribute twice keeps the last value. Not thread-safe;
      * reusable after {@link #build()} via {@link #clear()}.
      */
-    public static final class Builder {
+    public static final class Builder implements AttrEntries {
         private Attr[] numAttrs = new Attr[12];
         private long[] numValues = new long[12];
         private int numCount;
@@ -272,27 +278,33 @@ public final class Attrs {
             sortByCode(textAttrs, null, textValues, textCount);
         }
 
-        int size() {
+        @Override
+        public int size() {
             return numCount;
         }
 
-        Attr attr(int i) {
+        @Override
+        public Attr attr(int i) {
             return numAttrs[i];
         }
 
-        long value(int i) {
+        @Override
+        public long value(int i) {
             return numValues[i];
         }
 
-        int textSize() {
+        @Override
+        public int textSize() {
             return textCount;
         }
 
-        Attr textAttr(int i) {
+        @Override
+        public Attr textAttr(int i) {
             return textAttrs[i];
         }
 
-        String text(int i) {
+        @Override
+        public String text(int i) {
             return textValues[i];
         }
 

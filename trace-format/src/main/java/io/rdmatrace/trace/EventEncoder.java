@@ -45,24 +45,8 @@ final class EventEncoder {
         b.i32(DocumentCheck.compute(b.array(), start, b.length()));
     }
 
-    static void attrs(ByteSink b, Attrs a) {
-        int n = a.size();
-        b.stop(n);
-        for (int i = 0; i < n; i++) {
-            b.stop(a.attr(i).code());
-            b.stop(a.value(i));
-        }
-        int t = a.textSize();
-        b.stop(t);
-        for (int i = 0; i < t; i++) {
-            b.stop(a.textAttr(i).code());
-            b.utf8(a.text(i));
-        }
-    }
-
-    /** The same bytes as {@code attrs(b, a.build())}, written from the builder (sorted in place) without building. */
-    static void attrs(ByteSink b, Attrs.Builder a) {
-        a.sortInPlace();
+    /** An attribute set's bytes: {@code stop n}, n × (code, value), {@code stop t}, t × (code, utf8). */
+    static void attrs(ByteSink b, AttrEntries a) {
         int n = a.size();
         b.stop(n);
         for (int i = 0; i < n; i++) {
@@ -102,21 +86,13 @@ final class EventEncoder {
         }
     }
 
-    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
-                     List<WorkRequest> wrs) {
+    /** A call; {@code in}/{@code out} in ascending code order (an {@link Attrs}, or a builder sorted in place). */
+    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, AttrEntries in,
+                     AttrEntries out, List<WorkRequest> wrs) {
         callHead(b, verb, handle, ret, errno, durationNanos);
         attrs(b, in);
         attrs(b, out);
         wrs(b, wrs); // 1.1
-    }
-
-    /** Same bytes as the {@link Attrs} form, from the recorder's reused builders. */
-    static void call(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos, Attrs.Builder in,
-                     Attrs.Builder out, List<WorkRequest> wrs) {
-        callHead(b, verb, handle, ret, errno, durationNanos);
-        attrs(b, in);
-        attrs(b, out);
-        wrs(b, wrs);
     }
 
     private static void callHead(ByteSink b, Verb verb, long handle, int ret, int errno, long durationNanos) {

@@ -126,16 +126,7 @@ public final class TraceWriter implements AutoCloseable {
      */
     public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs in, Attrs out,
                                   List<WorkRequest> wrs) {
-        Objects.requireNonNull(verb, "verb");
-        Objects.requireNonNull(in, "in");
-        Objects.requireNonNull(out, "out");
-        Objects.requireNonNull(wrs, "wrs");
-        if (!wrs.isEmpty() && !WorkRequest.isPost(verb)) {
-            throw new IllegalArgumentException(verb.function() + " has no work requests");
-        }
-        begin(EventKind.CALL);
-        EventEncoder.call(sink, verb, handle, ret, errno, durationNanos, in, out, wrs);
-        return finish();
+        return encodeCall(verb, handle, ret, errno, durationNanos, in, out, wrs);
     }
 
     /**
@@ -145,6 +136,13 @@ public final class TraceWriter implements AutoCloseable {
      */
     public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, Attrs.Builder in,
                                   Attrs.Builder out, List<WorkRequest> wrs) {
+        Objects.requireNonNull(in, "in").sortInPlace();
+        Objects.requireNonNull(out, "out").sortInPlace();
+        return encodeCall(verb, handle, ret, errno, durationNanos, in, out, wrs);
+    }
+
+    private long encodeCall(Verb verb, long handle, int ret, int errno, long durationNanos, AttrEntries in,
+                            AttrEntries out, List<WorkRequest> wrs) {
         Objects.requireNonNull(verb, "verb");
         Objects.requireNonNull(in, "in");
         Objects.requireNonNull(out, "out");

@@ -63,6 +63,8 @@ class BuilderEncodingTest {
             Attrs outSet = out.build();
 
             ByteSink fast = new ByteSink(16);
+            in.sortInPlace();   // as TraceWriter does before it encodes from builders
+            out.sortInPlace();
             EventEncoder.call(fast, Verb.IBV_POST_SEND, 0x5600 + round, -round, round, 1_500, in, out, wrs);
             ByteSink sets = new ByteSink(16);
             EventEncoder.call(sets, Verb.IBV_POST_SEND, 0x5600 + round, -round, round, 1_500, inSet, outSet, wrs);
@@ -116,6 +118,7 @@ class BuilderEncodingTest {
 
     private static byte[] encode(Attrs.Builder b) {
         ByteSink s = new ByteSink(16);
+        b.sortInPlace();
         EventEncoder.attrs(s, b);
         return s.toByteArray();
     }
