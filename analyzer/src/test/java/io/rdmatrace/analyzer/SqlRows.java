@@ -1,5 +1,6 @@
 package io.rdmatrace.analyzer;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -11,8 +12,12 @@ public final class SqlRows {
     }
 
     public static List<String> query(AnalysisDatabase db, String sql) throws Exception {
+        return query(db.connection(), sql);
+    }
+
+    public static List<String> query(Connection c, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
-        try (Statement s = db.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringBuilder row = new StringBuilder();

@@ -3,8 +3,6 @@ package io.rdmatrace.analyzer.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +12,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
 
+import io.rdmatrace.analyzer.SqlRows;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CompletionEvent;
 import io.rdmatrace.trace.EndEvent;
@@ -94,17 +93,6 @@ class DatapathStoreTest {
     }
 
     private static List<String> rows(DuckDBConnection c, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlRows.query(c, sql);
     }
 }
