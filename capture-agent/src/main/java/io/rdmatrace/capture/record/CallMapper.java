@@ -223,11 +223,6 @@ public final class CallMapper {
      * ibv_post_send: the first request's fields and first SGE, the request count, bad_wr's index on
      * failure, and the whole chain when the post has more than that (see {@link WrChains}).
      */
-    Mapped postSend(QueuePair qp, SendBatch b) {
-        fillPostSend(qp, b);
-        return mapped();
-    }
-
     void fillPostSend(QueuePair qp, SendBatch b) {
         Attrs.Builder in = inBuilder.clear();
         int count = b.count();
@@ -248,11 +243,6 @@ public final class CallMapper {
         filled(Verb.IBV_POST_SEND, qp.handle(), b.ret(), b.errno(), b.durationNanos(), chain);
     }
 
-    Mapped postRecv(QueuePair qp, RecvBatch b) {
-        fillPostRecv(qp, b);
-        return mapped();
-    }
-
     void fillPostRecv(QueuePair qp, RecvBatch b) {
         Attrs.Builder in = inBuilder.clear();
         int count = b.count();
@@ -271,11 +261,6 @@ public final class CallMapper {
         badWr(b.badIndex());
         List<WorkRequest> chain = WrChains.needsChain(count, sges) ? WrChains.recv(b) : List.of();
         filled(Verb.IBV_POST_RECV, qp.handle(), b.ret(), b.errno(), b.durationNanos(), chain);
-    }
-
-    Mapped poll(long cqHandle, CompletionBatch b) {
-        fillPoll(cqHandle, b);
-        return mapped();
     }
 
     void fillPoll(long cqHandle, CompletionBatch b) {

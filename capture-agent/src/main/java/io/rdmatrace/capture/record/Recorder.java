@@ -293,40 +293,35 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
      * (no attribute sets, no closure); before the SESSION it is kept as a value.
      */
     private void writeFilled() {
-        if (emptyCq != 0) {
-            flushEmptyPollsNow();
-        }
-        if (writer == null) {
-            CallMapper.Mapped m = calls.mapped();
-            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs()));
-            return;
-        }
-        if (failure != null) {
-            return;
-        }
-        try {
-            calls.writeTo(writer);
-        } catch (RuntimeException | InternalError | AssertionError e) {
-            failed(e);
+        writeCall(null);
+    }
+
+    /** A call mapped elsewhere (rdma_cm) as a value. */
+    private void call(CallMapper.Mapped m) {
+        if (recording()) {
+            writeCall(m);
         }
     }
 
-    private void call(CallMapper.Mapped m) {
-        if (closed || !enabled) {
-            return;
-        }
+    /** Writes {@code m}, or with null the call {@link #calls} holds; kept until the SESSION is written. */
+    private void writeCall(CallMapper.Mapped m) {
         if (emptyCq != 0) {
             flushEmptyPollsNow();
         }
         if (writer == null) {
-            beforeSession.add(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs()));
+            CallMapper.Mapped v = m != null ? m : calls.mapped();
+            beforeSession.add(w -> w.call(v.verb(), v.handle(), v.ret(), v.errno(), v.durationNanos(), v.in(), v.out(), v.wrs()));
             return;
         }
         if (failure != null) {
             return;
         }
         try {
-            writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
+            if (m != null) {
+                writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
+            } else {
+                calls.writeTo(writer);
+            }
         } catch (RuntimeException | InternalError | AssertionError e) {
             failed(e);
         }

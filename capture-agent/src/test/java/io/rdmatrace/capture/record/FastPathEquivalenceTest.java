@@ -75,20 +75,23 @@ class FastPathEquivalenceTest {
         @Override
         public void onPostSend(QueuePair qp, SendBatch requests) {
             fast.onPostSend(qp, requests);
-            write(mapper.postSend(qp, requests));
+            mapper.fillPostSend(qp, requests);
+            write(mapper.mapped());
         }
 
         @Override
         public void onPostRecv(QueuePair qp, RecvBatch requests) {
             fast.onPostRecv(qp, requests);
-            write(mapper.postRecv(qp, requests));
+            mapper.fillPostRecv(qp, requests);
+            write(mapper.mapped());
         }
 
         @Override
         public void onPollCq(CompletionQueue cq, CompletionBatch completions) {
             fast.onPollCq(cq, completions);
             if (completions.ret() != 0 || completions.errno() != 0) { // the recorder sums empty polls up
-                write(mapper.poll(cq.handle(), completions));
+                mapper.fillPoll(cq.handle(), completions);
+                write(mapper.mapped());
             }
         }
     }
