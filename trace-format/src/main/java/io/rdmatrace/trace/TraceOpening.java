@@ -195,6 +195,24 @@ public final class TraceOpening implements AutoCloseable {
 
     /** Releases the lock and removes the trace files this claim created, and its folder if it made it. */
     private void removeCreated() {
+        if (madeDir) {
+            // the folder did not exist before this claim and the lock kept every other writer out:
+            // all it holds is ours, whatever Chronicle named it (a file list left one behind once)
+            lock.close();
+            // Chronicle's own threads may still write a file or two just after the queue closed
+            for (int attempt = 0; attempt < 10 && Files.exists(dir); attempt++) {
+                deleteTree(dir);
+                if (Files.exists(dir)) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+            return;
+        }
         Set<String> created = new HashSet<>(traceFiles(dir));
         created.removeAll(existing);
         created.remove(TraceLayout.WRITER_LOCK_FILE); // last, after the lock is released
@@ -206,8 +224,13 @@ public final class TraceOpening implements AutoCloseable {
             // made by this claim moments ago: no other writer can have relied on it
             deleteQuietly(dir.resolve(TraceLayout.WRITER_LOCK_FILE));
         }
-        if (madeDir) {
-            deleteQuietly(dir);
+    }
+
+    private static void deleteTree(Path root) {
+        try (java.util.stream.Stream<Path> all = Files.walk(root)) {
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(TraceOpening::deleteQuietly);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // what could not be listed stays
         }
     }
 
