@@ -8,9 +8,10 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 
@@ -34,16 +35,24 @@ public final class TraceOpening implements AutoCloseable {
     /** Trace files the folder held before the claim: never removed by {@link #close()}. */
     private final Set<String> existing;
     private final FutureTask<SingleChronicleQueue> queue;
+    /**
+     * Set by whoever runs the open first (the background thread or {@link #start}) or by
+     * {@link #close()} to stop it from ever running. FutureTask's own cancel cannot serve: it
+     * succeeds on a task that is already running, and the open would then create files after
+     * close() removed the folder, and leave its queue open.
+     */
+    private final AtomicBoolean openTaken = new AtomicBoolean();
     /** Handed to a writer, failed, or closed: nothing more to undo. */
     private boolean done;
 
-    private TraceOpening(Path dir, String hostId, WriterLock lock, boolean madeDir, Set<String> existing) {
+    private TraceOpening(Path dir, String hostId, WriterLock lock, boolean madeDir, Set<String> existing,
+            Function<Path, SingleChronicleQueue> opener) {
         this.dir = dir;
         this.hostId = hostId;
         this.lock = lock;
         this.madeDir = madeDir;
         this.existing = existing;
-        this.queue = new FutureTask<>(() -> TraceLayout.openForWrite(dir));
+        this.queue = new FutureTask<>(() -> opener.apply(dir));
     }
 
     /**
@@ -52,8 +61,14 @@ public final class TraceOpening implements AutoCloseable {
      * @throws TraceException as {@link TraceWriter#create}: BAD_HOST_ID, IO, LOCKED, ALREADY_EXISTS
      */
     public static TraceOpening begin(Path outDir, String hostId) throws TraceException {
-        TraceOpening o = claim(outDir, hostId);
-        Thread t = new Thread(o.queue, "rdmatrace-trace-open");
+        return begin(outDir, hostId, TraceLayout::openForWrite);
+    }
+
+    /** {@link #begin} with the queue opened by {@code opener} (tests slow it down to race close()). */
+    static TraceOpening begin(Path outDir, String hostId, Function<Path, SingleChronicleQueue> opener)
+            throws TraceException {
+        TraceOpening o = claim(outDir, hostId, opener);
+        Thread t = new Thread(o::runOpenOnce, "rdmatrace-trace-open");
         t.setDaemon(true); // never keeps a failing agent alive; close() waits for it instead
         t.start();
         return o;
@@ -61,6 +76,11 @@ public final class TraceOpening implements AutoCloseable {
 
     /** The checks and the lock of {@link #begin}, without starting the open (see {@link #queueNow}). */
     static TraceOpening claim(Path outDir, String hostId) throws TraceException {
+        return claim(outDir, hostId, TraceLayout::openForWrite);
+    }
+
+    static TraceOpening claim(Path outDir, String hostId, Function<Path, SingleChronicleQueue> opener)
+            throws TraceException {
         Objects.requireNonNull(outDir, "outDir");
         Path dir;
         try {
@@ -84,7 +104,14 @@ public final class TraceOpening implements AutoCloseable {
                             + (last.isEmpty() ? "" : " (left by a capture that was killed: " + last + ")")
                             + "; choose another --out or remove it first");
         }
-        return new TraceOpening(dir, hostId, lock, madeDir, existing);
+        return new TraceOpening(dir, hostId, lock, madeDir, existing, opener);
+    }
+
+    /** Runs the open unless another thread has (or close() has forbidden it). */
+    private void runOpenOnce() {
+        if (openTaken.compareAndSet(false, true)) {
+            queue.run();
+        }
     }
 
     /** The host folder claimed. */
@@ -140,7 +167,7 @@ public final class TraceOpening implements AutoCloseable {
 
     /** The opened queue; runs the open on this thread if nobody began it. Undoes the claim on failure. */
     private SingleChronicleQueue queueNow() throws TraceException {
-        queue.run(); // no-op once started elsewhere
+        runOpenOnce(); // on this thread if the background one has not begun
         try {
             return awaitQueue();
         } catch (RuntimeException e) {
@@ -161,8 +188,6 @@ public final class TraceOpening implements AutoCloseable {
                 } catch (ExecutionException e) {
                     Throwable c = e.getCause();
                     throw c instanceof RuntimeException r ? r : new IllegalStateException(c);
-                } catch (CancellationException e) {
-                    throw new IllegalStateException("the queue's open was cancelled", e);
                 }
             }
         } finally {
@@ -183,7 +208,7 @@ public final class TraceOpening implements AutoCloseable {
             return;
         }
         done = true;
-        if (!queue.cancel(false)) { // began: wait for it, then close what it opened
+        if (!openTaken.compareAndSet(false, true)) { // began: wait for it, then close what it opened
             try {
                 awaitQueue().close();
             } catch (RuntimeException e) {
@@ -197,20 +222,9 @@ public final class TraceOpening implements AutoCloseable {
     private void removeCreated() {
         if (madeDir) {
             // the folder did not exist before this claim and the lock kept every other writer out:
-            // all it holds is ours, whatever Chronicle named it (a file list left one behind once)
+            // all it holds is ours, whatever Chronicle named it
             lock.close();
-            // Chronicle's own threads may still write a file or two just after the queue closed
-            for (int attempt = 0; attempt < 10 && Files.exists(dir); attempt++) {
-                deleteTree(dir);
-                if (Files.exists(dir)) {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-            }
+            deleteTree(dir);
             return;
         }
         Set<String> created = new HashSet<>(traceFiles(dir));

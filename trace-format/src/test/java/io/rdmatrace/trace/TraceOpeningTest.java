@@ -8,7 +8,12 @@ import io.rdmatrace.trace.synth.EdgeFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +77,43 @@ class TraceOpeningTest {
             w.mark("S", MarkEvent.Verdict.INFO, "one");
         }
         assertThat(TraceReader.readAll(out.resolve("h")).outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+    }
+
+    @Test
+    void closedWhileTheOpenRuns_waitsForIt_closesTheQueue_andLeavesNoFolder() throws Exception {
+        CountDownLatch opening = new CountDownLatch(1);
+        CountDownLatch opened = new CountDownLatch(1);
+        AtomicReference<SingleChronicleQueue> made = new AtomicReference<>();
+        TraceOpening o = TraceOpening.begin(out, "h", dir -> {
+            opening.countDown();
+            try {
+                Thread.sleep(200); // close() arrives while the open is under way
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            SingleChronicleQueue q = TraceLayout.openForWrite(dir);
+            made.set(q);
+            opened.countDown();
+            return q;
+        });
+        assertThat(opening.await(10, TimeUnit.SECONDS)).isTrue();
+        o.close();
+        // close() returned only after the open: the queue it made is closed and nothing is left
+        assertThat(opened.getCount()).isZero();
+        assertThat(made.get().isClosed()).isTrue();
+        assertThat(out.resolve("h")).doesNotExist();
+    }
+
+    @Test
+    void closedBeforeTheOpenBegins_neverOpensTheQueue() throws Exception {
+        AtomicInteger opens = new AtomicInteger();
+        TraceOpening o = TraceOpening.claim(out, "h", dir -> {
+            opens.incrementAndGet();
+            return TraceLayout.openForWrite(dir);
+        });
+        o.close();
+        assertThat(opens).hasValue(0);
+        assertThat(out.resolve("h")).doesNotExist();
     }
 
     @Test
