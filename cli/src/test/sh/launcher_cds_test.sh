@@ -15,6 +15,7 @@ python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").writestr("x",
 cat >"$t/jdk/bin/java" <<'JAVA'
 #!/usr/bin/env bash
 echo "$*" >>"$LOG"
+echo "MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-unset}" >>"$LOG"
 dump=""
 for a in "$@"; do case "$a" in -XX:ArchiveClassesAtExit=*) dump="${a#*=}" ;; esac; done
 finish() { if [[ -n "$dump" ]]; then echo archive >"$dump"; fi; }
@@ -46,6 +47,21 @@ run analyze "$t/trace"
 grep -q -- "-XX:ArchiveClassesAtExit=$t/cache/rdmatrace/cds-[0-9]" "$LOG" || fail "analyze did not make its own archive"
 run capture --listen 0
 grep -q -- "SharedArchiveFile=$t/cache/rdmatrace/cds-capture-" "$LOG" || fail "capture took the analyze archive"
+
+# large inputs (>= 256 MB on disk) keep freed memory in glibc; small ones run with its defaults
+run analyze "$t/trace"
+grep -q "MALLOC_TRIM_THRESHOLD_=unset" "$LOG" || fail "a small analyze changed glibc's malloc settings"
+mkdir -p "$t/big"
+if fallocate -l 300M "$t/big/2026W49.cq4" 2>/dev/null; then
+    run analyze "$t/big"
+    grep -q "MALLOC_TRIM_THRESHOLD_=1073741824" "$LOG" || fail "a large analyze kept glibc's trim threshold"
+    grep -q -- "-XX:TieredStopAtLevel=1" "$LOG" && fail "a large analyze ran with C1 only"
+    MALLOC_TRIM_THRESHOLD_=4096 run analyze "$t/big"
+    grep -q "MALLOC_TRIM_THRESHOLD_=4096" "$LOG" || fail "the launcher overrode a trim threshold set in the environment"
+    rm -f "$t/big/2026W49.cq4"
+else
+    echo "launcher_cds_test: SKIPPED the large-input check (fallocate of 300 MB failed here)" >&2
+fi
 
 # a signal to the launcher of a dumping run reaches the JVM, and the archive still lands
 for sig in TERM INT; do
