@@ -1,5 +1,8 @@
 package io.rdmatrace.trace;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -9,6 +12,9 @@ import java.util.Arrays;
  * single-byte Chronicle calls. Not thread-safe; reused per writer.
  */
 final class ByteSink {
+
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private byte[] buf;
     private int len;
@@ -54,22 +60,25 @@ final class ByteSink {
 
     ByteSink i32(int v) {
         ensure(4);
-        for (int i = 0; i < 4; i++) {
-            buf[len++] = (byte) (v >>> (8 * i));
-        }
+        INT_LE.set(buf, len, v);
+        len += 4;
         return this;
     }
 
     ByteSink i64(long v) {
         ensure(8);
-        for (int i = 0; i < 8; i++) {
-            buf[len++] = (byte) (v >>> (8 * i));
-        }
+        LONG_LE.set(buf, len, v);
+        len += 8;
         return this;
     }
 
     /** Stop-bit number: 7 bits per byte, low group first; negative n as ~n then a 0x00 byte. */
     ByteSink stop(long v) {
+        if ((v & ~0x7FL) == 0) { // 0..127, most codes and values: one byte
+            ensure(1);
+            buf[len++] = (byte) v;
+            return this;
+        }
         ensure(10);
         long n = v < 0 ? ~v : v;
         while ((n & ~0x7FL) != 0) {
@@ -87,6 +96,26 @@ final class ByteSink {
 
     /** Stop-bit byte length, then each UTF-16 code unit as 1–3 UTF-8 bytes (surrogates kept as is). */
     ByteSink utf8(String s) {
+        // one pass for the usual ASCII text (thread names, GIDs): its byte length is its length
+        int start = len;
+        int n = s.length();
+        stop(n);
+        ensure(n);
+        byte[] b = buf;
+        int p = len;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                len = start;
+                return utf8Wide(s);
+            }
+            b[p++] = (byte) c;
+        }
+        len = p;
+        return this;
+    }
+
+    private ByteSink utf8Wide(String s) {
         int n = s.length();
         int bytes = 0;
         for (int i = 0; i < n; i++) {

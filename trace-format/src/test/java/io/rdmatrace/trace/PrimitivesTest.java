@@ -33,7 +33,7 @@ class PrimitivesTest {
     @Test
     void utf8_matchesChronicle_andRoundTrips() {
         for (String s : new String[] {"", "main", "µs", EdgeFixture.NASTY_TEXT, "\uD83D", "\uDE00x", "x".repeat(300),
-            "\u0800\uFFFF\u07FF"}) {
+            "\u0800\uFFFF\u07FF", "x".repeat(126) + "\u00e9", "fe80:0000:0000:0000:0000:0000:0000:0001 \u00b5"}) {
             byte[] mine = new ByteSink(1).utf8(s).toByteArray();
             Bytes<?> c = Bytes.allocateElasticOnHeap(16);
             c.writeUtf8(s);
