@@ -39,6 +39,9 @@ public final class CallMapper {
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
     private final GidCache gids = new GidCache();
+    /** The fields of the attr_masks seen last (a bring-up cycles through INIT, RTR and RTS), replaced in turn. */
+    private final ModifyFields[] recentMasks = new ModifyFields[8];
+    private int nextMaskSlot;
     // the call last filled (its in/out are the two builders): written from here with no Mapped or Attrs
     private Verb verb;
     private long handle;
@@ -191,7 +194,7 @@ public final class CallMapper {
         } else if (call instanceof VerbCall.ModifyQp c) {
             verb = Verb.IBV_MODIFY_QP;
             handle = c.qpHandle();
-            VerbAttrs.modifyInputs(in, c.qpNum(), c.attr(), c.mask().bits(), gids);
+            VerbAttrs.modifyInputs(in, c.qpNum(), c.attr(), modifyFields(c.mask().bits()), gids);
         } else if (call instanceof VerbCall.QueryQp c) {
             verb = Verb.IBV_QUERY_QP;
             handle = c.qpHandle();
@@ -217,6 +220,18 @@ public final class CallMapper {
         }
         CallStatus s = call.status();
         filled(verb, handle, s.ret(), s.errno(), s.durationNanos(), List.of());
+    }
+
+    private ModifyFields modifyFields(int mask) {
+        for (ModifyFields m : recentMasks) {
+            if (m != null && m.mask() == mask) {
+                return m;
+            }
+        }
+        ModifyFields m = ModifyFields.of(mask);
+        recentMasks[nextMaskSlot] = m;
+        nextMaskSlot = (nextMaskSlot + 1) % recentMasks.length;
+        return m;
     }
 
     /**

@@ -24,19 +24,21 @@ public final class VerbAttrs {
      * Attributes go in ascending code order: the builder then sorts nothing.
      */
     public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidCache gids) {
-        boolean idsPut = false;
-        for (QpField f : QpFieldAttrs.recorded()) {
-            Attr attr = QpFieldAttrs.attr(f);
-            if (!idsPut && attr.code() > Attr.ATTR_MASK.code()) {
-                putIds(b, qpNum, mask);
-                idsPut = true;
+        modifyInputs(b, qpNum, a, ModifyFields.of(mask), gids);
+    }
+
+    /** Same, with the fields of the mask already picked out (see {@link ModifyFields}). */
+    static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, ModifyFields selected, GidCache gids) {
+        int n = selected.count();
+        int idsAt = selected.idsAt();
+        for (int i = 0; i < n; i++) {
+            if (i == idsAt) {
+                putIds(b, qpNum, selected.mask());
             }
-            if ((mask & f.maskBit()) != 0) {
-                put(b, f, attr, a, gids);
-            }
+            put(b, selected.field(i), selected.attr(i), a, gids);
         }
-        if (!idsPut) {
-            putIds(b, qpNum, mask);
+        if (idsAt == n) {
+            putIds(b, qpNum, selected.mask());
         }
     }
 

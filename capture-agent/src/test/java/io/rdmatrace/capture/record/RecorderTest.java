@@ -2,10 +2,15 @@ package io.rdmatrace.capture.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmatrace.abi.CType;
+import io.rdmatrace.abi.QpField;
+import io.rdmatrace.abi.ValueKind;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.MarkEvent;
+import io.rdmatrace.trace.QpFieldAttrs;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.TraceReader;
@@ -32,6 +37,7 @@ import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.SendFlag;
 import io.rdmatrace.verbs.WrOpcode;
 import io.rdmatrace.verbs.QpAttr;
+import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.VerbCall;
 import io.rdmatrace.verbs.Verbs;
@@ -81,6 +87,59 @@ class RecorderTest {
         assertThat(in.get(Attr.SGID_INDEX, -1)).isEqualTo(3);
         assertThat(in.has(Attr.TIMEOUT)).isFalse();
         assertThat(in.has(Attr.SQ_PSN)).isFalse();
+    }
+
+    @Test
+    void modifyQp_underManyMasksInTurn_recordsEachCallsOwnFields(@TempDir Path out) throws Exception {
+        // every field set to a value of its own; each call's mask picks some (more masks than the mapper keeps)
+        QpAttr.Builder all = QpAttr.builder();
+        int v = 1;
+        for (QpField f : QpFieldAttrs.recorded()) {
+            if (f.cType() == CType.GID) {
+                all.set(f, Gid.parse("0000:0000:0000:0000:0000:ffff:7f00:00" + (10 + v)));
+            } else {
+                all.set(f, f.kind() == ValueKind.BOOL ? 1 : v);
+            }
+            v++;
+        }
+        QpAttr attr = all.build();
+        int[] masks = {0x1, 0x1 | 0x10 | 0x20 | 0x8, 0x129181, 0x1 | 0x200 | 0x400 | 0x4000 | 0x10000, 0x80, 0x100000,
+            0x2, 0x1 | 0x800, 0x40 | 0x1000, 0x129181, 0x1, 0x1 | 0x10 | 0x20 | 0x8};
+        try (Recorder rec = new Recorder()) {
+            rec.start(out, session("h"));
+            for (int m : masks) {
+                rec.onCall(null, new VerbCall.ModifyQp(0x1000, 0x11, attr, QpAttrMask.ofBits(m), new CallStatus(0, 0, "", 1)));
+            }
+        }
+        List<CallEvent> calls = readBack(out, "h").stream().filter(e -> e instanceof CallEvent).map(e -> (CallEvent) e).toList();
+        assertThat(calls).hasSize(masks.length);
+        for (int k = 0; k < masks.length; k++) {
+            int m = masks[k];
+            Attrs in = calls.get(k).in();
+            java.util.Set<Attr> expected = new java.util.HashSet<>(List.of(Attr.QP_NUM, Attr.ATTR_MASK));
+            for (QpField f : QpFieldAttrs.recorded()) {
+                Attr a = QpFieldAttrs.attr(f);
+                if ((m & f.maskBit()) == 0) {
+                    continue;
+                }
+                expected.add(a);
+                if (f.cType() == CType.GID) {
+                    assertThat(in.text(a)).as("mask %x %s", m, a).isEqualTo(GidText.format(attr.gid(f).raw()));
+                } else {
+                    assertThat(in.get(a, -1)).as("mask %x %s", m, a).isEqualTo(f.kind() == ValueKind.BOOL ? 1 : attr.get(f));
+                }
+            }
+            java.util.Set<Attr> present = new java.util.HashSet<>();
+            for (int i = 0; i < in.size(); i++) {
+                present.add(in.attr(i));
+            }
+            for (int i = 0; i < in.textSize(); i++) {
+                present.add(in.textAttr(i));
+            }
+            assertThat(present).as("mask %x", m).isEqualTo(expected);
+            assertThat(in.get(Attr.ATTR_MASK, -1)).isEqualTo(m);
+            assertThat(in.get(Attr.QP_NUM, -1)).isEqualTo(0x11);
+        }
     }
 
     @Test
