@@ -22,8 +22,8 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
  * device's answers, with {@link #start}.
  *
  * <p>{@link #begin} refuses a bad folder at once, exactly as {@link TraceWriter#create} does (bad
- * host id, cannot create, another live writer, already a trace); only the queue's open runs on a
- * background thread. An opening that is never started is undone by {@link #close()}: the queue is
+ * host id, cannot create, another live writer, already a trace); only the queue's open (with its
+ * appender and current cycle file, {@link OpenQueue}) runs on a background thread. An opening that is never started is undone by {@link #close()}: the queue is
  * closed and the files and folder this opening created are removed, so an agent that fails early
  * leaves the output folder as it found it.
  */
@@ -34,7 +34,7 @@ public final class TraceOpening implements AutoCloseable {
     private final boolean madeDir;
     /** Trace files the folder held before the claim: never removed by {@link #close()}. */
     private final Set<String> existing;
-    private final FutureTask<SingleChronicleQueue> queue;
+    private final FutureTask<OpenQueue> queue;
     /**
      * Set by whoever runs the open first (the background thread or {@link #start}) or by
      * {@link #close()} to stop it from ever running. FutureTask's own cancel cannot serve: it
@@ -52,7 +52,7 @@ public final class TraceOpening implements AutoCloseable {
         this.lock = lock;
         this.madeDir = madeDir;
         this.existing = existing;
-        this.queue = new FutureTask<>(() -> opener.apply(dir));
+        this.queue = new FutureTask<>(() -> OpenQueue.prepare(opener.apply(dir)));
     }
 
     /**
@@ -145,7 +145,7 @@ public final class TraceOpening implements AutoCloseable {
             throw new IllegalArgumentException("session of " + session.hostId() + " for the folder of " + hostId);
         }
         // read together, as in TraceWriter.create (the queue is open by now: the open is not in between)
-        SingleChronicleQueue q = queueNow();
+        OpenQueue q = queueNow();
         long monoAtStart = clock.getAsLong();
         long wallAtStart = wallNanosAtStart;
         if (wallAtStart == -1) {
@@ -166,7 +166,7 @@ public final class TraceOpening implements AutoCloseable {
     }
 
     /** The opened queue; runs the open on this thread if nobody began it. Undoes the claim on failure. */
-    private SingleChronicleQueue queueNow() throws TraceException {
+    private OpenQueue queueNow() throws TraceException {
         runOpenOnce(); // on this thread if the background one has not begun
         try {
             return awaitQueue();
@@ -177,7 +177,7 @@ public final class TraceOpening implements AutoCloseable {
         }
     }
 
-    private SingleChronicleQueue awaitQueue() {
+    private OpenQueue awaitQueue() {
         boolean interrupted = false;
         try {
             while (true) {

@@ -41,16 +41,14 @@ public final class TraceWriter implements AutoCloseable {
     private long stampThread;
     private String stampThreadName = "";
 
-    TraceWriter(Path folder, String hostId, SingleChronicleQueue queue, WriterLock lock, long pid, LongSupplier clock,
+    TraceWriter(Path folder, String hostId, OpenQueue open, WriterLock lock, long pid, LongSupplier clock,
                         long monoAtStart, long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
         this.lock = lock;
         this.hostId = hostId;
-        this.queue = queue;
-        this.appender = queue.createAppender();
-        // guarded by this writer's lock instead of Chronicle's owner-thread check
-        this.appender.singleThreadedCheckDisabled(true);
+        this.queue = open.queue();
+        this.appender = open.appender();
         this.clock = clock;
         this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;
