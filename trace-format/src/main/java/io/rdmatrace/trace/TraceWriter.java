@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.util.MicroTouched;
 import net.openhft.chronicle.wire.DocumentContext;
 
 /**
@@ -32,6 +33,10 @@ public final class TraceWriter implements AutoCloseable {
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
+    /** Faults the queue file's next page in ahead of the appends (null when the appender cannot). */
+    private final PageToucher toucher;
+    /** Bytes appended so far, roughly (document headers and padding aside): which page the appends are in. */
+    private long bytesAppended;
     private long nextSeq;
     private boolean closed;
     // a write faulted inside Chronicle's document close: no further append, no END (reads TRUNCATED)
@@ -49,6 +54,7 @@ public final class TraceWriter implements AutoCloseable {
         this.hostId = hostId;
         this.queue = open.queue();
         this.appender = open.appender();
+        this.toucher = appender instanceof MicroTouched ? new PageToucher("rdmatrace-trace-touch", this::touchNextPage) : null;
         this.clock = clock;
         this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;
@@ -254,8 +260,15 @@ public final class TraceWriter implements AutoCloseable {
             return;
         }
         closed = true;
+        stopToucher();
         appender.close();
         queue.close();
+    }
+
+    private void stopToucher() {
+        if (toucher != null) {
+            toucher.stop();
+        }
     }
 
     /** Writes the END event (a clean close) and closes the queue. Idempotent. */
@@ -271,12 +284,20 @@ public final class TraceWriter implements AutoCloseable {
             }
         } finally {
             closed = true;
+            stopToucher();
             try {
                 appender.close();
                 queue.close();
             } finally {
                 lock.close();
             }
+        }
+    }
+
+    /** The toucher's work: the page after the last append, faulted in now (Chronicle's best effort). */
+    private synchronized void touchNextPage() {
+        if (!closed && !broken) {
+            ((MicroTouched) appender).microTouch();
         }
     }
 
@@ -319,6 +340,11 @@ public final class TraceWriter implements AutoCloseable {
      * at the thread's next check for asynchronous exceptions: here, or later in the caller.
      */
     private void writeDocument() {
+        long page = bytesAppended >>> 12;
+        bytesAppended += sink.length() + 4;
+        if (toucher != null && bytesAppended >>> 12 != page) {
+            toucher.signal();
+        }
         DocumentContext dc = appender.writingDocument();
         try {
             dc.wire().bytes().write(sink.array(), 0, sink.length());
