@@ -12,4 +12,5 @@ fi
 # the JVM flags Chronicle and Arrow need (the root pom's rdmatrace.jvm.flags): -cp ignores the jar's manifest
 flags="$(sed -n 's:.*<rdmatrace.jvm.flags>\(.*\)</rdmatrace.jvm.flags>.*:\1:p' "$root/pom.xml")"
 # shellcheck disable=SC2086 # the flags are words
-exec java $flags -cp "$jar" io.rdmatrace.bench.SpeedGoals "$@"
+# traces go under $TMPDIR/rdmatrace-speed as documented: the JVM itself ignores TMPDIR
+exec java $flags -Djava.io.tmpdir="${TMPDIR:-/tmp}" -cp "$jar" io.rdmatrace.bench.SpeedGoals "$@"

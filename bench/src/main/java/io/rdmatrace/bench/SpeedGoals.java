@@ -50,27 +50,49 @@ public final class SpeedGoals {
         this.runs = runs;
     }
 
+    private static String need(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
     public static void main(String[] args) throws Exception {
         Set<Integer> rows = new LinkedHashSet<>(List.of(1, 2, 3, 5, 6, 7));
         int runs = 5;
         Path work = Path.of(System.getProperty("java.io.tmpdir"), "rdmatrace-speed");
         Path launcher = defaultLauncher();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--rows" -> {
-                    rows.clear();
-                    for (String row : args[++i].split(",")) {
-                        rows.add(Integer.parseInt(row.strip()));
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--rows" -> {
+                        rows.clear();
+                        for (String row : need(args[i], value).split(",")) {
+                            int r = Integer.parseInt(row.strip());
+                            if (r < 1 || r > 7) {
+                                throw new IllegalArgumentException("no row " + r + " (rows are 1-7)");
+                            }
+                            rows.add(r);
+                        }
                     }
+                    case "--runs" -> {
+                        runs = Integer.parseInt(need(args[i], value));
+                        if (runs < 1) {
+                            throw new IllegalArgumentException("--runs must be at least 1");
+                        }
+                    }
+                    case "--work" -> work = Path.of(need(args[i], value));
+                    case "--launcher" -> launcher = Path.of(need(args[i], value));
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--work" -> work = Path.of(args[++i]);
-                case "--launcher" -> launcher = Path.of(args[++i]);
-                default -> {
-                    System.err.println("usage: SpeedGoals [--rows 1,2,3,4,5,6,7] [--runs N] [--work DIR] [--launcher PATH]");
-                    System.exit(2);
-                }
+                i++;
             }
+        } catch (IllegalArgumentException e) {
+            System.err.println("SpeedGoals: " + (e instanceof NumberFormatException ? "not a number: " : "")
+                    + e.getMessage());
+            System.err.println("usage: SpeedGoals [--rows 1,2,3,4,5,6,7] [--runs N] [--work DIR] [--launcher PATH]");
+            System.exit(2);
         }
         if (rows.stream().anyMatch(r -> r <= 4) && (launcher == null || !Files.isExecutable(launcher))) {
             System.err.println("SpeedGoals: no rdmatrace launcher found next to this jar; give --launcher PATH");
@@ -89,7 +111,7 @@ public final class SpeedGoals {
                 case 5 -> goals.add(JmhGoals.recorderOverChronicle());
                 case 6 -> goals.add(JmhGoals.recordedOverBare(runs));
                 case 7 -> goals.add(JmhGoals.jniOverC());
-                default -> throw new IllegalArgumentException("no row " + row + " (1-7)");
+                default -> throw new IllegalStateException("row " + row + " passed the option check");
             }
         }
         System.out.printf(Locale.ROOT, "%nload average at end %s%n", loadAverage());
