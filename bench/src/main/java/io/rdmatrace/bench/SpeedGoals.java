@@ -50,6 +50,14 @@ public final class SpeedGoals {
         this.runs = runs;
     }
 
+    private static int number(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number: '" + text + "'");
+        }
+    }
+
     private static String need(String option, String value) {
         if (value == null) {
             throw new IllegalArgumentException(option + " needs a value");
@@ -69,7 +77,7 @@ public final class SpeedGoals {
                     case "--rows" -> {
                         rows.clear();
                         for (String row : need(args[i], value).split(",")) {
-                            int r = Integer.parseInt(row.strip());
+                            int r = number(row.strip());
                             if (r < 1 || r > 7) {
                                 throw new IllegalArgumentException("no row " + r + " (rows are 1-7)");
                             }
@@ -77,7 +85,7 @@ public final class SpeedGoals {
                         }
                     }
                     case "--runs" -> {
-                        runs = Integer.parseInt(need(args[i], value));
+                        runs = number(need(args[i], value));
                         if (runs < 1) {
                             throw new IllegalArgumentException("--runs must be at least 1");
                         }
@@ -89,8 +97,7 @@ public final class SpeedGoals {
                 i++;
             }
         } catch (IllegalArgumentException e) {
-            System.err.println("SpeedGoals: " + (e instanceof NumberFormatException ? "not a number: " : "")
-                    + e.getMessage());
+            System.err.println("SpeedGoals: " + e.getMessage());
             System.err.println("usage: SpeedGoals [--rows 1,2,3,4,5,6,7] [--runs N] [--work DIR] [--launcher PATH]");
             System.exit(2);
         }
