@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -38,23 +40,36 @@ public final class AnalysisDatabase implements AutoCloseable {
      * took 0.6-0.8 s instead of 1.0-1.8 s, A/B in one process); rules still run on several connections.
      */
     static final long SMALL_EVENTS = 100_000;
-    private final DuckDBConnection connection;
+    /** DuckDB's start, on a thread of its own; see {@link #open}. */
+    private final FutureTask<Started> start;
     private final BufferAllocator allocator;
-    private final DatapathStore datapath;
     private final TraceLoader loader;
     private final List<Path> unpacked = new ArrayList<>();
     private long events;
     private boolean finished;
 
-    private AnalysisDatabase(DuckDBConnection connection, BufferAllocator allocator, DatapathStore datapath) {
-        this.connection = connection;
+    /** A started database: its connection, the base tables created, and where data-path rows go. */
+    private record Started(DuckDBConnection connection, DatapathStore datapath) {
+    }
+
+    private AnalysisDatabase(FutureTask<Started> start, BufferAllocator allocator) {
+        this.start = start;
         this.allocator = allocator;
-        this.datapath = datapath;
-        this.loader = new TraceLoader(connection, allocator, datapath);
+        this.loader = new TraceLoader(new TraceLoader.Database() {
+            @Override
+            public DuckDBConnection connection() throws SQLException {
+                return started().connection();
+            }
+
+            @Override
+            public DatapathStore datapath() throws SQLException {
+                return started().datapath();
+            }
+        }, allocator);
     }
 
     /** An in-memory database. */
-    public static AnalysisDatabase inMemory() throws SQLException {
+    public static AnalysisDatabase inMemory() {
         return open("jdbc:duckdb:", true);
     }
 
@@ -62,7 +77,7 @@ public final class AnalysisDatabase implements AutoCloseable {
      * A database kept in {@code file}, which must not exist yet (an old analysis is never
      * silently mixed with a new one).
      */
-    public static AnalysisDatabase inFile(Path file) throws SQLException {
+    public static AnalysisDatabase inFile(Path file) {
         if (Files.exists(file)) {
             throw new IllegalArgumentException(file + " already exists; remove it or choose another --db file");
         }
@@ -73,20 +88,57 @@ public final class AnalysisDatabase implements AutoCloseable {
         return open("jdbc:duckdb:" + file.toAbsolutePath(), false);
     }
 
-    /** @param inMemory whether DuckDB keeps the tables uncompressed (then the data path is stored compressed apart) */
-    private static AnalysisDatabase open(String url, boolean inMemory) throws SQLException {
+    /**
+     * DuckDB starts on a thread of its own (its driver's first use, the native library, the base tables:
+     * ~0.4 s of CPU), while the caller goes on reading rules and opening the traces' queues; the first
+     * use of the database waits for it. A start that failed throws at that first use.
+     *
+     * @param inMemory whether DuckDB keeps the tables uncompressed (then the data path is stored compressed apart)
+     */
+    private static AnalysisDatabase open(String url, boolean inMemory) {
+        FutureTask<Started> start = new FutureTask<>(() -> start(url, inMemory));
+        AnalysisDatabase database = new AnalysisDatabase(start, new RootAllocator());
+        Thread thread = new Thread(start, "rdmatrace-duckdb-start");
+        thread.setDaemon(true);
+        thread.start();
+        return database;
+    }
+
+    private static Started start(String url, boolean inMemory) throws SQLException {
         DuckDBConnection connection = (DuckDBConnection) DriverManager.getConnection(url);
-        BufferAllocator allocator = new RootAllocator();
-        DatapathStore datapath;
         try {
             Schema.createBaseTables(connection);
-            datapath = inMemory ? DatapathStore.compressed(connection) : DatapathStore.plain();
+            return new Started(connection, inMemory ? DatapathStore.compressed(connection) : DatapathStore.plain());
         } catch (SQLException | RuntimeException e) {
-            allocator.close();
             connection.close();
             throw e;
         }
-        return new AnalysisDatabase(connection, allocator, datapath);
+    }
+
+    /** The started database, once DuckDB's start is over; its failure, if it failed. */
+    private Started started() throws SQLException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return start.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the start is short and a caller cannot go on without it
+                }
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw new SQLException(sql.getMessage(), sql.getSQLState(), sql.getErrorCode(), sql);
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw new IllegalStateException("the database did not start: " + runtime, runtime);
+            }
+            throw new IllegalStateException("the database did not start: " + e.getCause(), e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -106,9 +158,18 @@ public final class AnalysisDatabase implements AutoCloseable {
                 inputs.add(root);
             }
         }
-        LoadReport report = BundleInputs.load(connection, loader::load, inputs, datapath::insertTable);
+        LoadReport report = BundleInputs.load(this::connection, loader::load, inputs, this::insertTable);
         events += report.events();
         return renamed.isEmpty() ? report : renamePacked(report, renamed);
+    }
+
+    /** Where a bundle's rows of base table {@code table} go; asked for after {@link #connection()}, so DuckDB has started. */
+    private String insertTable(String table) {
+        try {
+            return started().datapath().insertTable(table);
+        } catch (SQLException e) {
+            throw new IllegalStateException("the database did not start: " + e.getMessage(), e);
+        }
     }
 
     /** Unpacks a gzip-packed trace folder (the samples' form) into a folder deleted on close. */
@@ -143,7 +204,7 @@ public final class AnalysisDatabase implements AutoCloseable {
             problems.add(p);
         }
         for (Map.Entry<String, String> e : renamed.entrySet()) {
-            try (PreparedStatement update = connection.prepareStatement(
+            try (PreparedStatement update = connection().prepareStatement(
                     "UPDATE _host SET folder = replace(folder, ?, ?), detail = replace(detail, ?, ?)")) {
                 update.setString(1, e.getKey());
                 update.setString(2, e.getValue());
@@ -158,7 +219,7 @@ public final class AnalysisDatabase implements AutoCloseable {
     /** Loads the RoCEv2 packets of a pcap/pcapng file captured on {@code host} (matched to QPs by wire_packets). */
     public io.rdmatrace.analyzer.wire.PacketLoader.Counts loadPackets(String host, Path file) throws SQLException, IOException {
         requireLoading();
-        return io.rdmatrace.analyzer.wire.PacketLoader.load(connection, host, file);
+        return io.rdmatrace.analyzer.wire.PacketLoader.load(connection(), host, file);
     }
 
     /** Loads events already in memory as one host (tests and generated fixtures). */
@@ -173,16 +234,17 @@ public final class AnalysisDatabase implements AutoCloseable {
     public void finishLoading() throws SQLException {
         requireLoading();
         if (events <= SMALL_EVENTS) {
-            try (Statement statement = connection.createStatement()) {
+            try (Statement statement = connection().createStatement()) {
                 statement.execute("SET threads = 1");
             }
         }
-        Schema.createViews(connection);
+        Schema.createViews(connection());
         finished = true;
     }
 
-    public Connection connection() {
-        return connection;
+    /** The database's connection, once DuckDB has started (see {@link #open}). */
+    public Connection connection() throws SQLException {
+        return started().connection();
     }
 
     private void requireLoading() {
@@ -194,7 +256,15 @@ public final class AnalysisDatabase implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         try {
-            connection.close();
+            Started started;
+            try {
+                started = started();
+            } catch (SQLException | RuntimeException e) {
+                started = null; // it never started: nothing to close (its failure was reported at first use)
+            }
+            if (started != null) {
+                started.connection().close();
+            }
         } finally {
             allocator.close();
             for (Path folder : unpacked) {

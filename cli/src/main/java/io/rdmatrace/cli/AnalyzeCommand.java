@@ -98,9 +98,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (output != null) {
             Inputs.outputFile(output);
         }
-        RuleSet rules = RuleCatalog.load(ruleFolders);
         if (listRules) {
-            return listRules(rules);
+            return listRules(RuleCatalog.load(ruleFolders));
         }
         if (folders.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "Missing required parameter: 'FOLDER' (or use --list-rules)");
@@ -110,7 +109,15 @@ final class AnalyzeCommand implements Callable<Integer> {
                 throw new EnvironmentException(folder + ": no such folder");
             }
         }
-        try (Analysis analysis = Analysis.open(open(), folders)) {
+        AnalysisDatabase database = open(); // DuckDB starts on another thread while the rules are read
+        RuleSet rules;
+        try {
+            rules = RuleCatalog.load(ruleFolders);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        try (Analysis analysis = Analysis.open(database, folders)) {
             LoadReport load = analysis.load();
             if (!load.anyReadable() && load.hosts().stream().noneMatch(h -> !h.status().equals("IGNORED"))) {
                 throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()
@@ -138,7 +145,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    private AnalysisDatabase open() throws SQLException {
+    private AnalysisDatabase open() {
         if (db == null) {
             return AnalysisDatabase.inMemory();
         }

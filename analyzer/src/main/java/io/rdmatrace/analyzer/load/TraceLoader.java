@@ -42,9 +42,18 @@ public final class TraceLoader {
     /** A load that takes longer than this is stuck, not slow (10 million events take seconds). */
     private static final long LOAD_TIMEOUT_MINUTES = 60;
 
-    private final DuckDBConnection connection;
+    /**
+     * The database a loader writes to, asked for only once the queues are open: a database still
+     * starting on another thread (see {@code AnalysisDatabase}) is waited for then, not before.
+     */
+    public interface Database {
+        DuckDBConnection connection() throws SQLException;
+
+        DatapathStore datapath() throws SQLException;
+    }
+
+    private final Database database;
     private final BufferAllocator allocator;
-    private final DatapathStore datapath;
     private final Set<String> hostsSeen = new HashSet<>();
 
     /** A loader whose data-path rows go to the database's own {@code _datapath} table. */
@@ -53,9 +62,22 @@ public final class TraceLoader {
     }
 
     public TraceLoader(DuckDBConnection connection, BufferAllocator allocator, DatapathStore datapath) {
-        this.connection = connection;
+        this(new Database() {
+            @Override
+            public DuckDBConnection connection() {
+                return connection;
+            }
+
+            @Override
+            public DatapathStore datapath() {
+                return datapath;
+            }
+        }, allocator);
+    }
+
+    public TraceLoader(Database database, BufferAllocator allocator) {
+        this.database = database;
         this.allocator = allocator;
-        this.datapath = datapath;
     }
 
     /** Loads every host folder found under each path (a path may itself be one host folder). */
@@ -89,6 +111,7 @@ public final class TraceLoader {
             }
             // opening a queue maps its files and reads its SESSION: done for all hosts at once
             List<Object> opened = openAll(folders, pool);
+            DatapathStore datapath = database.datapath();
             int nextForeign = 0;
             for (int i = 0; i < folders.size(); i++) {
                 Path folder = folders.get(i);
@@ -103,7 +126,7 @@ public final class TraceLoader {
                     hosts.add(refused(folder, e.problem().name(), e.getMessage()));
                 }
             }
-            hosts.addAll(loadInParallel(readable, pool));
+            hosts.addAll(loadInParallel(readable, pool, database.connection()));
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
@@ -168,7 +191,8 @@ public final class TraceLoader {
         }
     }
 
-    private List<HostLoad> loadInParallel(List<OpenHost> open, ExecutorService pool) throws SQLException {
+    private List<HostLoad> loadInParallel(List<OpenHost> open, ExecutorService pool, DuckDBConnection connection)
+            throws SQLException {
         if (open.size() <= 1 || pool == null) {
             List<HostLoad> loads = new ArrayList<>();
             for (OpenHost host : open) {
@@ -178,8 +202,8 @@ public final class TraceLoader {
         }
         // one DuckDB worker per appending connection: the hosts already keep every core busy, and
         // DuckDB's own workers on top of them only add switching (measured: 9.9 s -> 6.1 s for 10M events)
-        String duckdbThreads = setting("threads");
-        execute("SET threads = 1");
+        String duckdbThreads = setting(connection, "threads");
+        execute(connection, "SET threads = 1");
         try {
             List<Future<HostLoad>> futures = new ArrayList<>();
             for (OpenHost host : open) {
@@ -196,7 +220,7 @@ public final class TraceLoader {
             }
             return loads;
         } finally {
-            execute("SET threads = " + Integer.parseInt(duckdbThreads));
+            execute(connection, "SET threads = " + Integer.parseInt(duckdbThreads));
         }
     }
 
@@ -217,7 +241,7 @@ public final class TraceLoader {
         }
     }
 
-    private String setting(String name) throws SQLException {
+    private static String setting(DuckDBConnection connection, String name) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT current_setting(?)")) {
             query.setString(1, name);
             try (ResultSet rs = query.executeQuery()) {
@@ -227,7 +251,7 @@ public final class TraceLoader {
         }
     }
 
-    private void execute(String sql) throws SQLException {
+    private static void execute(DuckDBConnection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
@@ -271,8 +295,8 @@ public final class TraceLoader {
             return refused(folder, e.problem().name(), e.getMessage());
         }
         try (reader) {
-            return loadOpen(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader, datapath.forHost()),
-                    connection);
+            return loadOpen(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader,
+                    database.datapath().forHost()), database.connection());
         }
     }
 
@@ -282,9 +306,10 @@ public final class TraceLoader {
      */
     public HostLoad loadEvents(String host, List<TraceEvent> events) throws SQLException {
         long start = System.nanoTime();
+        DuckDBConnection connection = database.connection();
         Iterator<TraceEvent> it = events.iterator();
         long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator,
-                datapath.forHost(), connection);
+                database.datapath().forHost(), connection);
         boolean clean = !events.isEmpty() && events.get(events.size() - 1) instanceof EndEvent;
         HostLoad load = new HostLoad(host, host, clean ? "CLEAN" : "TRUNCATED",
                 host + ": " + loaded + " events from memory", loaded, System.nanoTime() - start);
@@ -315,7 +340,7 @@ public final class TraceLoader {
 
     private HostLoad refused(Path folder, String status, String detail) throws SQLException {
         HostLoad load = new HostLoad(folder.toString(), folder.getFileName().toString(), status, detail, 0, 0);
-        recordHost(connection, load, null);
+        recordHost(database.connection(), load, null);
         return load;
     }
 

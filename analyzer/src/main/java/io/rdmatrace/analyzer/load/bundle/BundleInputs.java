@@ -30,11 +30,20 @@ public final class BundleInputs {
      * (the folder loader does not know about rows inserted behind its back).
      */
     public static LoadReport load(Connection connection, FolderLoader folders, List<Path> inputs) throws SQLException {
-        return load(connection, folders, inputs, UnaryOperator.identity());
+        return load(() -> connection, folders, inputs, UnaryOperator.identity());
     }
 
-    /** As {@link #load(Connection, FolderLoader, List)}; bundles' rows of each base table go to {@code insertTable}'s table. */
-    public static LoadReport load(Connection connection, FolderLoader folders, List<Path> inputs,
+    /** The database bundles load into, asked for only when there is a bundle (it may still be starting). */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection connection() throws SQLException;
+    }
+
+    /**
+     * As {@link #load(Connection, FolderLoader, List)}; bundles' rows of each base table go to {@code insertTable}'s
+     * table, which is asked for after {@code connection}.
+     */
+    public static LoadReport load(ConnectionSource connection, FolderLoader folders, List<Path> inputs,
             UnaryOperator<String> insertTable) throws SQLException {
         long start = System.nanoTime();
         List<Path> folderInputs = new ArrayList<>();
@@ -51,7 +60,7 @@ public final class BundleInputs {
         }
         for (Path bundle : bundles) {
             try {
-                hosts.addAll(BundleLoader.load(connection, bundle, insertTable));
+                hosts.addAll(BundleLoader.load(connection.connection(), bundle, insertTable));
             } catch (BundleException e) {
                 problems.add(e.getMessage());
             }
