@@ -40,6 +40,8 @@ public final class AnalysisDatabase implements AutoCloseable {
      * took 0.6-0.8 s instead of 1.0-1.8 s, A/B in one process); rules still run on several connections.
      */
     static final long SMALL_EVENTS = 100_000;
+    /** Connections computing views at once on a small trace, at most. */
+    private static final int VIEW_WORKERS = 4;
     /** DuckDB's start, on a thread of its own; see {@link #open}. */
     private final FutureTask<Started> start;
     private final BufferAllocator allocator;
@@ -233,12 +235,15 @@ public final class AnalysisDatabase implements AutoCloseable {
     /** Computes the views and derived tables; call once, after the last load. */
     public void finishLoading() throws SQLException {
         requireLoading();
+        int workers = 1;
         if (events <= SMALL_EVENTS) {
             try (Statement statement = connection().createStatement()) {
                 statement.execute("SET threads = 1");
             }
+            // one view statement per core instead (the views' time was one core busy, the other idle)
+            workers = Math.min(Runtime.getRuntime().availableProcessors(), VIEW_WORKERS);
         }
-        Schema.createViews(connection());
+        Schema.createViews(connection(), workers);
         finished = true;
     }
 

@@ -3,7 +3,6 @@ package io.rdmatrace.analyzer.load;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
 
 import io.rdmatrace.analyzer.rule.BundledFiles;
 
@@ -36,14 +35,15 @@ public final class Schema {
 
     /** The documented relations, computed from whatever the base tables hold: run once after loading. */
     public static void createViews(Connection connection) throws SQLException {
-        for (Map.Entry<String, String> script : BundledFiles.sqlFiles(VIEWS).entrySet()) {
-            // DuckDB closes a Statement after an error, so every script gets its own
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(script.getValue());
-            } catch (SQLException e) {
-                throw new SQLException(BundledFiles.ROOT + "/" + VIEWS + "/" + script.getKey() + ": " + e.getMessage(), e);
-            }
-        }
+        createViews(connection, 1);
+    }
+
+    /**
+     * As {@link #createViews(Connection)}, with statements that do not depend on each other run on up to
+     * {@code workers} connections at once ({@link ViewStatements}).
+     */
+    public static void createViews(Connection connection, int workers) throws SQLException {
+        ViewRunner.run(connection, ViewStatements.of(BundledFiles.sqlFiles(VIEWS)), workers, BundledFiles.ROOT + "/" + VIEWS);
     }
 
     /** Both steps with nothing loaded in between: the empty schema rules bind against. */

@@ -1,0 +1,178 @@
+package io.rdmatrace.analyzer.load;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The view scripts cut into single statements, each knowing the earlier statements it must follow:
+ * those that create or fill a name it mentions, and those that mention a name it creates or fills
+ * (so a reader never sees a table before or after the fill the file order gives it). Statements with
+ * no such tie may run at once on separate connections: on a small trace each one's time is DuckDB
+ * setting up operators on a few rows, one core each.
+ */
+final class ViewStatements {
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern CREATES = Pattern.compile(
+            "^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMP(?:ORARY)?\\s+)?(?:TABLE|VIEW|MACRO|FUNCTION)\\s+"
+                    + "(?:IF\\s+NOT\\s+EXISTS\\s+)?([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern FILLS = Pattern.compile(
+            "^\\s*(?:INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|ALTER\\s+TABLE)\\s+([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * One statement of a view script.
+     *
+     * @param file  the script it comes from (for error messages)
+     * @param sql   the statement, without its terminating semicolon
+     * @param needs indexes of the earlier statements it must follow
+     */
+    record Statement(String file, String sql, Set<Integer> needs) {
+    }
+
+    private ViewStatements() {
+    }
+
+    /** Every statement of {@code scripts} (file name to text, run in key order), with what each must follow. */
+    static List<Statement> of(Map<String, String> scripts) {
+        List<String> files = new ArrayList<>();
+        List<String> sqls = new ArrayList<>();
+        for (Map.Entry<String, String> script : scripts.entrySet()) {
+            for (String sql : split(script.getValue())) {
+                files.add(script.getKey());
+                sqls.add(sql);
+            }
+        }
+        // a statement that creates or fills nothing the scripts name (a SET, say) is a barrier
+        List<Set<String>> provides = new ArrayList<>();
+        Set<String> defined = new HashSet<>();
+        for (String sql : sqls) {
+            Set<String> names = provided(sql);
+            provides.add(names);
+            defined.addAll(names);
+        }
+        List<Set<String>> mentions = new ArrayList<>();
+        for (String sql : sqls) {
+            Set<String> names = new HashSet<>(words(sql));
+            names.retainAll(defined);
+            mentions.add(names);
+        }
+        List<Statement> statements = new ArrayList<>();
+        for (int j = 0; j < sqls.size(); j++) {
+            Set<Integer> needs = new HashSet<>();
+            for (int i = 0; i < j; i++) {
+                if (provides.get(i).isEmpty() || provides.get(j).isEmpty() || intersects(provides.get(i), mentions.get(j))
+                        || intersects(mentions.get(i), provides.get(j))) {
+                    needs.add(i);
+                }
+            }
+            statements.add(new Statement(files.get(j), sqls.get(j), Set.copyOf(needs)));
+        }
+        return statements;
+    }
+
+    private static Set<String> provided(String sql) {
+        String code = code(sql);
+        Set<String> names = new HashSet<>();
+        for (Pattern p : List.of(CREATES, FILLS)) {
+            Matcher m = p.matcher(code);
+            if (m.find()) {
+                names.add(m.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
+    private static boolean intersects(Set<String> a, Set<String> b) {
+        for (String s : a) {
+            if (b.contains(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The identifiers and keywords of {@code sql}, lower case, outside strings and comments. */
+    private static List<String> words(String sql) {
+        List<String> words = new ArrayList<>();
+        Matcher m = WORD.matcher(code(sql));
+        while (m.find()) {
+            words.add(m.group().toLowerCase(Locale.ROOT));
+        }
+        return words;
+    }
+
+    /** {@code sql} with its string literals and comments blanked (quoted identifiers are kept, unquoted). */
+    private static String code(String sql) {
+        StringBuilder out = new StringBuilder(sql.length());
+        int i = 0;
+        while (i < sql.length()) {
+            int end = skip(sql, i);
+            if (end > i) {
+                out.append(sql.charAt(i) == '"' ? sql.substring(i + 1, Math.max(i + 1, end - 1)) : " ");
+                i = end;
+            } else {
+                out.append(sql.charAt(i++));
+            }
+        }
+        return out.toString();
+    }
+
+    /** The statements of a script: cut at semicolons outside strings, quoted identifiers and comments. */
+    static List<String> split(String script) {
+        List<String> statements = new ArrayList<>();
+        int start = 0;
+        int i = 0;
+        while (i < script.length()) {
+            int end = skip(script, i);
+            if (end > i) {
+                i = end;
+            } else if (script.charAt(i) == ';') {
+                add(statements, script.substring(start, i));
+                start = ++i;
+            } else {
+                i++;
+            }
+        }
+        add(statements, script.substring(start));
+        return statements;
+    }
+
+    private static void add(List<String> statements, String sql) {
+        if (!code(sql).isBlank()) {
+            statements.add(sql.strip());
+        }
+    }
+
+    /** The end of the string literal, quoted identifier or comment starting at {@code i}; {@code i} if none does. */
+    private static int skip(String s, int i) {
+        char c = s.charAt(i);
+        if (c == '\'' || c == '"') {
+            int j = i + 1;
+            while (j < s.length()) {
+                if (s.charAt(j) == c) {
+                    if (j + 1 < s.length() && s.charAt(j + 1) == c) {
+                        j += 2; // a doubled quote stands for itself
+                        continue;
+                    }
+                    return j + 1;
+                }
+                j++;
+            }
+            return s.length();
+        }
+        if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '-') {
+            int nl = s.indexOf('\n', i);
+            return nl < 0 ? s.length() : nl;
+        }
+        if (c == '/' && i + 1 < s.length() && s.charAt(i + 1) == '*') {
+            int close = s.indexOf("*/", i + 2);
+            return close < 0 ? s.length() : close + 2;
+        }
+        return i;
+    }
+}
