@@ -130,7 +130,7 @@ struct sv_test_conn {
 
 static inline struct sv_test_conn sv_test_conn_defaults(void)
 {
-    struct sv_test_conn c = {.mtu = IBV_MTU_1024, .timeout = 10, .retry_cnt = 3, .rnr_retry = 7,
+    struct sv_test_conn c = {.mtu = IBV_MTU_1024, .timeout = 14, .retry_cnt = 3, .rnr_retry = 7,
                              .min_rnr_timer = 1, .sgid_index = 3,
                              .access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC};
     return c;
