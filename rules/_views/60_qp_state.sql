@@ -20,7 +20,9 @@ FROM _ctl WHERE verb = 'ibv_query_qp' AND ok;
 -- queried (got_<field>).
 CREATE TABLE qp_state_timeline AS
 WITH paired AS (
-    SELECT m.*, q.* EXCLUDE (host, handle)
+    -- the windows below run on the keys and states only: the modify's and query's fields join back after
+    SELECT m.host, m.handle, m.seq, m.ok, m.attr_mask, m.req_qp_state AS _req_state,
+           q.query_seq AS _matched_seq, q.query_seq, q.got_qp_state AS _got_state
     FROM _modify m
     ASOF LEFT JOIN _query q ON q.host = m.host AND q.handle = m.handle AND q.query_seq > m.seq),
 next_modify AS (
@@ -31,25 +33,27 @@ bounded AS (
     FROM next_modify),
 known AS (
     SELECT b.*,
-           CASE WHEN b.query_seq IS NOT NULL THEN b.got_qp_state
-                WHEN b.ok AND (b.attr_mask & 1) <> 0 THEN b.req_qp_state END AS _state_after_known
+           CASE WHEN b.query_seq IS NOT NULL THEN b._got_state
+                WHEN b.ok AND (b.attr_mask & 1) <> 0 THEN b._req_state END AS _state_after_known
     FROM bounded b),
 stated AS (
     SELECT k.*,
            coalesce(last_value(_state_after_known IGNORE NULLS) OVER (PARTITION BY host, handle ORDER BY seq
                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS from_state
     FROM known k)
-SELECT s.host, s.qp_num, s.handle, s.seq, s.ts_ns, s.query_seq, s.ok, s.ret, s.errno, s.errno_name,
+SELECT s.host, m.qp_num, s.handle, s.seq, m.ts_ns, s.query_seq, m.ok, m.ret, m.errno, m.errno_name,
        p.qp_type, p.qp_type_name,
        s.attr_mask, flags_attr_mask(s.attr_mask) AS mask_names,
        s.from_state, qp_state_name(s.from_state) AS from_state_name,
-       CASE WHEN (s.attr_mask & 1) <> 0 THEN s.req_qp_state ELSE s.from_state END AS to_state,
-       qp_state_name(CASE WHEN (s.attr_mask & 1) <> 0 THEN s.req_qp_state ELSE s.from_state END) AS to_state_name,
+       CASE WHEN (s.attr_mask & 1) <> 0 THEN s._req_state ELSE s.from_state END AS to_state,
+       qp_state_name(CASE WHEN (s.attr_mask & 1) <> 0 THEN s._req_state ELSE s.from_state END) AS to_state_name,
        coalesce(s._state_after_known, s.from_state) AS state_after,
        qp_state_name(coalesce(s._state_after_known, s.from_state)) AS state_after_name,
        s.query_seq IS NOT NULL AS queried,
        COLUMNS('^(req|got)_')
 FROM stated s
+JOIN _modify m ON m.host = s.host AND m.seq = s.seq
+LEFT JOIN _query q ON q.host = s.host AND q.query_seq = s._matched_seq
 LEFT JOIN qps p ON p.host = s.host AND p.handle = s.handle AND p.create_seq < s.seq
                AND (p.destroy_seq IS NULL OR p.destroy_seq > s.seq);
 
