@@ -52,6 +52,10 @@ final class ViewRunner {
             }
             try {
                 runner.work(connection, folder);
+            } catch (RuntimeException e) {
+                // the workers may be waiting for the statement this thread was running: stop them first
+                runner.fail(-1, new SQLException(e));
+                throw e;
             } finally {
                 for (Thread thread : threads) {
                     join(thread);
