@@ -52,6 +52,10 @@ public final class TraceLoader {
         DatapathStore datapath() throws SQLException;
     }
 
+    /** A database that is already there. */
+    private record Ready(DuckDBConnection connection, DatapathStore datapath) implements Database {
+    }
+
     private final Database database;
     private final BufferAllocator allocator;
     private final Set<String> hostsSeen = new HashSet<>();
@@ -62,17 +66,7 @@ public final class TraceLoader {
     }
 
     public TraceLoader(DuckDBConnection connection, BufferAllocator allocator, DatapathStore datapath) {
-        this(new Database() {
-            @Override
-            public DuckDBConnection connection() {
-                return connection;
-            }
-
-            @Override
-            public DatapathStore datapath() {
-                return datapath;
-            }
-        }, allocator);
+        this(new Ready(connection, datapath), allocator);
     }
 
     public TraceLoader(Database database, BufferAllocator allocator) {
