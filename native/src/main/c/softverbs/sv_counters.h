@@ -39,7 +39,8 @@
     X(TX_SOCK_BUSY,           "tx_sock_busy") \
     X(SOCKET_RCVBUF,          "socket_rcvbuf") \
     X(SOCKET_SNDBUF,          "socket_sndbuf") \
-    X(TX_LIMIT,               "tx_limit")
+    X(TX_LIMIT,               "tx_limit") \
+    X(ACK_HELD,               "ack_held")
 
 enum sv_counter {
 #define SV_COUNTER_ENUM(id, name) SV_CNT_##id,

@@ -362,7 +362,8 @@ static enum sv_tx send_batch(struct sv_endpoint *ep, uint32_t dst_ip_be, const u
                                           .msg_iovlen = 1};
     }
     int total = n + (buf ? 1 : 0);
-    atomic_store(&ep->tx_npending, 0);
+    /* tx_npending drops to 0 only once the held ACKs have left (below): a flush that finds it
+     * non-zero waits here on tx_lock, so sv_udp_flush returns after them, never during */
     for (int off = 0; off < total;) {
         int k = sendmmsg(ep->fd, msgs + off, (unsigned int)(total - off), MSG_DONTWAIT);
         if (k > 0) {
@@ -373,8 +374,10 @@ static enum sv_tx send_batch(struct sv_endpoint *ep, uint32_t dst_ip_be, const u
             continue;
         }
         int e = errno;
-        if (off == n)
+        if (off == n) {
+            atomic_store(&ep->tx_npending, 0);
             return send_failed(ep, e);   /* the caller's own datagram: a request can wait */
+        }
         struct sv_pktlog_cur cur;    /* the lost ACK is the packet the note is about */
         if (ep->pktlog)
             sv_pktlog_push(&cur, to[off].sin_addr.s_addr, iov[off].iov_base, iov[off].iov_len, iov[off].iov_len);
@@ -383,6 +386,7 @@ static enum sv_tx send_batch(struct sv_endpoint *ep, uint32_t dst_ip_be, const u
             sv_pktlog_pop(&cur);
         off++;
     }
+    atomic_store(&ep->tx_npending, 0);
     return SV_TX_SENT;
 }
 
@@ -429,6 +433,7 @@ void sv_udp_send_ack(struct sv_endpoint *ep, uint32_t dst_ip_be, const uint8_t *
     p->len = (uint32_t)len;
     memcpy(p->buf, buf, len);
     atomic_store(&ep->tx_npending, n + 1);
+    sv_count(ep, SV_CNT_ACK_HELD);
     pthread_mutex_unlock(&ep->tx_lock);
 }
 
