@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** Two real agents' OOB sides on loopback: the happy path, authentication and the protocol order. */
 class OobChannelTest {
-    private static final Duration GUARD = Duration.ofSeconds(10);
+    private static final Duration GUARD = Duration.ofSeconds(60);   // a deadlock, not a slow machine (1,000 QPs at load 20+ took > 10 s)
     private final OobTestPeers peers = new OobTestPeers();
 
     @AfterEach

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * readable message, well inside the guard, never a hang. The guard only catches hangs; it measures nothing.
  */
 class OobRobustnessTest {
-    private static final Duration GUARD = Duration.ofSeconds(8);
+    private static final Duration GUARD = Duration.ofSeconds(30);   // a hang, not a slow machine (load 20+ on 2 cores took > 8 s)
     private final OobTestPeers peers = new OobTestPeers();
 
     @AfterEach
@@ -294,9 +294,9 @@ class OobRobustnessTest {
     void peerError_endsTheWaitAtOnce() {
         assertTimeoutPreemptively(GUARD, () -> {
             try (OobServer server = bindLoopback()) {
-                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, "k", 3000, 3000), OobObserver.NONE);
-                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, "k", 3000, 3000), OobObserver.NONE);
-                     OobChannel a = l.get(5, TimeUnit.SECONDS)) {
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, "k", 10000, 10000), OobObserver.NONE);
+                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, "k", 10000, 10000), OobObserver.NONE);
+                     OobChannel a = l.get(20, TimeUnit.SECONDS)) {
                     a.sendError("TC01 failed: ibv_create_qp returned EINVAL");
                     OobException e = catchThrowableOfType(OobException.class, () -> c.barrier("rts"));
                     assertThat(e.kind()).isEqualTo(OobException.Kind.PEER_ERROR);
@@ -310,9 +310,9 @@ class OobRobustnessTest {
     void barrierPhasesDiffer_isUnexpected() {
         assertTimeoutPreemptively(GUARD, () -> {
             try (OobServer server = bindLoopback()) {
-                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 3000, 3000), OobObserver.NONE);
-                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 3000, 3000), OobObserver.NONE);
-                     OobChannel a = l.get(5, TimeUnit.SECONDS)) {
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 10000, 10000), OobObserver.NONE);
+                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 10000, 10000), OobObserver.NONE);
+                     OobChannel a = l.get(20, TimeUnit.SECONDS)) {
                     peers.async(() -> {
                         a.barrier("rtr");
                         return null;
@@ -329,9 +329,9 @@ class OobRobustnessTest {
     void peerClosesBetweenMessages_isClosed() {
         assertTimeoutPreemptively(GUARD, () -> {
             try (OobServer server = bindLoopback()) {
-                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 3000, 3000), OobObserver.NONE);
-                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 3000, 3000), OobObserver.NONE)) {
-                    l.get(5, TimeUnit.SECONDS).close();
+                CompletableFuture<OobChannel> l = peers.listen(server, settings("hostA", 1, null, 10000, 10000), OobObserver.NONE);
+                try (OobChannel c = OobChannel.connect(at(server.port()), settings("hostB", 1, null, 10000, 10000), OobObserver.NONE)) {
+                    l.get(20, TimeUnit.SECONDS).close();
                     OobException e = catchThrowableOfType(OobException.class, () -> c.expect(OobMessage.Barrier.class, "BARRIER rts"));
                     assertThat(e.kind()).isEqualTo(OobException.Kind.CLOSED);
                     assertThat(e.getMessage()).contains("BARRIER rts");

@@ -31,7 +31,7 @@ class ReplayTest {
         Path recorded = dir.resolve("recorded");
         SoftverbsCapture.run(recorded, personality);
         return ReplayRunner.run(new ReplayRunner.Options(recorded, VerbsLibrary.bundledSoftverbs(), dir.resolve("replayed"),
-                Duration.ofSeconds(5), Duration.ofSeconds(20), "test", "rdmatrace replay recorded --soft"));
+                Duration.ofSeconds(5), Duration.ofSeconds(60), "test", "rdmatrace replay recorded --soft"));
     }
 
     @Test
@@ -106,7 +106,7 @@ class ReplayTest {
         Path recorded = dir.resolve("recorded");
         SoftverbsCapture.run(recorded, "");
         ReplayResult result = ReplayRunner.run(new ReplayRunner.Options(recorded.resolve("host-b"),
-                VerbsLibrary.bundledSoftverbs(), dir.resolve("alone"), Duration.ofSeconds(5), Duration.ofSeconds(20), "test",
+                VerbsLibrary.bundledSoftverbs(), dir.resolve("alone"), Duration.ofSeconds(5), Duration.ofSeconds(60), "test",
                 "rdmatrace replay recorded/host-b --soft"));
 
         HostReplayReport h = result.hosts().get(0);
