@@ -14,8 +14,8 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Hands an {@link ArrowReader} to DuckDB through the Arrow C stream interface and appends its
- * rows to a base table, adding the host column in SQL ({@code INSERT ... BY NAME}, so columns
- * the batches do not carry stay NULL).
+ * rows to a base table, adding the host column in SQL (columns the batches do not carry stay
+ * NULL), or to a table of one host's rows that has none.
  */
 final class ArrowIngest {
     private final DuckDBConnection connection;
@@ -28,15 +28,25 @@ final class ArrowIngest {
 
     /** Streams every batch of {@code reader} (whose fields are {@code columns}) into {@code table}; closes the reader. */
     long insert(String table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
+        String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        return insert(reader, "INSERT INTO " + table + " (host, " + names + ") SELECT " + literal(host) + ", " + names + " FROM ");
+    }
+
+    /** As {@link #insert}, into a table of one host's rows that has no host column ({@link Table#createSqlWithoutHost}). */
+    long insertWithoutHost(String table, ArrowReader reader, List<Column> columns) throws SQLException {
+        String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        return insert(reader, "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM ");
+    }
+
+    /** Runs {@code insertFrom} followed by the name the stream of {@code reader} is registered under. */
+    private long insert(ArrowReader reader, String insertFrom) throws SQLException {
         // unique across connections: hosts load in parallel into one database
         String name = "_arrow_stream_" + UUID.randomUUID().toString().replace("-", "");
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
             Data.exportArrayStream(allocator, reader, stream);
             connection.registerArrowStream(name, stream);
-            String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
             try (Statement statement = connection.createStatement()) {
-                return statement.executeLargeUpdate("INSERT INTO " + table + " (host, " + names + ") SELECT "
-                        + literal(host) + ", " + names + " FROM " + name);
+                return statement.executeLargeUpdate(insertFrom + name);
             }
         }
     }

@@ -25,6 +25,15 @@ record Table(String name, List<Column> columns) {
                 + columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", ")) + ")";
     }
 
+    /**
+     * The table without its host column, under another (qualified) name: a table that only ever
+     * holds one host's rows, whose host a view adds as a constant ({@link DatapathStore}).
+     */
+    String createSqlWithoutHost(String qualifiedName) {
+        return "CREATE TABLE " + qualifiedName + " ("
+                + columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", ")) + ")";
+    }
+
     /** Column name → position among {@link #columns()} (host not counted). */
     Map<String, Integer> positions() {
         Map<String, Integer> positions = new HashMap<>();

@@ -113,8 +113,8 @@ public final class TraceLoader {
                     Path other = foreign.get(nextForeign++);
                     hosts.add(refused(other, "IGNORED", other + ": not a trace folder (no Chronicle Queue files); ignored"));
                 } else if (opened.get(i) instanceof TraceReader reader) {
-                    readable.add(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader,
-                            datapath.forHost()));
+                    String host = uniqueHost(reader.session().hostId(), folder);
+                    readable.add(new OpenHost(folder, host, reader, datapath.forHost(host)));
                 } else {
                     TraceException e = (TraceException) opened.get(i);
                     hosts.add(refused(folder, e.problem().name(), e.getMessage()));
@@ -289,8 +289,8 @@ public final class TraceLoader {
             return refused(folder, e.problem().name(), e.getMessage());
         }
         try (reader) {
-            return loadOpen(new OpenHost(folder, uniqueHost(reader.session().hostId(), folder), reader,
-                    database.datapath().forHost()), database.connection());
+            String host = uniqueHost(reader.session().hostId(), folder);
+            return loadOpen(new OpenHost(folder, host, reader, database.datapath().forHost(host)), database.connection());
         }
     }
 
@@ -303,7 +303,7 @@ public final class TraceLoader {
         DuckDBConnection connection = database.connection();
         Iterator<TraceEvent> it = events.iterator();
         long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator,
-                database.datapath().forHost(), connection);
+                database.datapath().forHost(host), connection);
         boolean clean = !events.isEmpty() && events.get(events.size() - 1) instanceof EndEvent;
         HostLoad load = new HostLoad(host, host, clean ? "CLEAN" : "TRUNCATED",
                 host + ": " + loaded + " events from memory", loaded, System.nanoTime() - start);
@@ -319,7 +319,11 @@ public final class TraceLoader {
         long lastPart;
         do {
             DatapathReader part = new DatapathReader(allocator, pass, datapath.checkpointRows());
-            ingest.insert(datapath.table(), host, part, DatapathWriter.COLUMNS);
+            if (datapath.hostColumn()) {
+                ingest.insert(datapath.table(), host, part, DatapathWriter.COLUMNS);
+            } else {
+                ingest.insertWithoutHost(datapath.table(), part, DatapathWriter.COLUMNS);
+            }
             lastPart = part.rows();
             if (!pass.exhausted() || datapath.checkpointLast(lastPart)) {
                 datapath.checkpoint(connection);

@@ -37,15 +37,28 @@ class DatapathStoreTest {
             loader.loadEvents("a", completions(CHECKPOINT_ROWS * 5 / 2, 7));
             loader.loadEvents("b", completions(CHECKPOINT_ROWS * 3, 9));
             loader.loadEvents("c", completions(10, 11));
+            loader.loadEvents("d'x", completions(3, 12));
             assertThat(rows(c, "SELECT host, count(*), sum(wr_id), min(seq), max(seq), count(DISTINCT seq), any_value(qp_num) "
                     + "FROM _datapath GROUP BY host ORDER BY host")).containsExactly(
                     "a|10240|52433920|1|10240|10240|7",
                     "b|12288|75503616|1|12288|12288|9",
-                    "c|10|55|1|10|10|11");
+                    "c|10|55|1|10|10|11",
+                    "d'x|3|6|1|3|3|12");
+            assertThat(rows(c, "SELECT count(*) FROM _datapath WHERE host = 'b'")).containsExactly("12288");
             // the bundle database, then one per host
             assertThat(rows(c, "SELECT database_name FROM duckdb_databases() WHERE database_name LIKE '\\_datapath%' "
                     + "ESCAPE '\\' ORDER BY database_name")).containsExactly("_datapath_0", "_datapath_1", "_datapath_2",
-                    "_datapath_3");
+                    "_datapath_3", "_datapath_4");
+            // a host's own table stores no host column (the view adds it); the bundle database's keeps it
+            assertThat(rows(c, "SELECT database_name, count(*) FROM duckdb_columns() WHERE table_name = '_datapath' "
+                    + "AND column_name = 'host' GROUP BY ALL ORDER BY ALL")).containsExactly("_datapath_0|1", "memory|1");
+            // the view has the base table's columns, in order, with their types
+            try (DuckDBConnection plain = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
+                Schema.createBaseTables(plain);
+                String describe = "SELECT column_name, column_type FROM (DESCRIBE _datapath)";
+                assertThat(rows(c, describe)).hasSize(BaseTables.DATAPATH.columns().size() + 1)
+                        .containsExactlyElementsOf(rows(plain, describe));
+            }
             // checkpointed parts are stored compressed; the bring-up's rows were never checkpointed
             assertThat(rows(c, "SELECT count(*) > 0 FROM pragma_storage_info('_datapath_2.main._datapath') "
                     + "WHERE segment_type = 'BIGINT' AND compression <> 'Uncompressed'")).containsExactly("true");
