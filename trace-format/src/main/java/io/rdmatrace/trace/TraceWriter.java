@@ -4,10 +4,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.BytesStore;
+import net.openhft.chronicle.core.io.ReferenceOwner;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.util.MicroTouched;
 import net.openhft.chronicle.wire.DocumentContext;
+import net.openhft.chronicle.wire.Wire;
 
 /**
  * Writes one host's trace: a Chronicle Queue in {@code outDir/<host-id>/}, one raw binary
@@ -33,9 +36,9 @@ public final class TraceWriter implements AutoCloseable {
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
-    /** Faults the queue file's next page in ahead of the appends (null when the appender cannot). */
+    /** Faults the queue file's pages in ahead of the appends. */
     private final PageToucher toucher;
-    /** Bytes appended so far, roughly (document headers and padding aside): which page the appends are in. */
+    /** Bytes appended so far, roughly (document headers, padding and index aside): when to signal the toucher. */
     private long bytesAppended;
     private long nextSeq;
     private boolean closed;
@@ -54,7 +57,7 @@ public final class TraceWriter implements AutoCloseable {
         this.hostId = hostId;
         this.queue = open.queue();
         this.appender = open.appender();
-        this.toucher = appender instanceof MicroTouched ? new PageToucher("rdmatrace-trace-touch", this::touchNextPage) : null;
+        this.toucher = new PageToucher("rdmatrace-trace-touch", this::aheadOfAppends);
         this.clock = clock;
         this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;
@@ -266,9 +269,7 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private void stopToucher() {
-        if (toucher != null) {
-            toucher.stop();
-        }
+        toucher.stop();
     }
 
     /** Writes the END event (a clean close) and closes the queue. Idempotent. */
@@ -294,11 +295,27 @@ public final class TraceWriter implements AutoCloseable {
         }
     }
 
-    /** The toucher's work: the page after the last append, faulted in now (Chronicle's best effort). */
-    private synchronized void touchNextPage() {
-        if (!closed && !broken) {
-            ((MicroTouched) appender).microTouch();
+    /** For the toucher (and tests): the mapped store the appends write to (reserved for {@code owner}) and where. */
+    synchronized PageToucher.Ahead aheadOfAppends(ReferenceOwner owner) {
+        if (closed || broken) {
+            return null;
         }
+        Wire wire = appender.wire();
+        if (wire == null) {
+            return null;
+        }
+        Bytes<?> bytes = wire.bytes();
+        BytesStore<?, ?> store = bytes.bytesStore();
+        if (store == null) {
+            return null;
+        }
+        store.reserve(owner);
+        return new PageToucher.Ahead(store, bytes.writePosition());
+    }
+
+    /** The toucher, for tests. */
+    PageToucher toucher() {
+        return toucher;
     }
 
     /** Writes the payload of one event between its kind+header and its check value. */
@@ -340,11 +357,9 @@ public final class TraceWriter implements AutoCloseable {
      * at the thread's next check for asynchronous exceptions: here, or later in the caller.
      */
     private void writeDocument() {
-        long page = bytesAppended >>> 12;
+        long step = bytesAppended >>> PageToucher.STEP_SHIFT;
+        boolean first = bytesAppended == 0;
         bytesAppended += sink.length() + 4;
-        if (toucher != null && bytesAppended >>> 12 != page) {
-            toucher.signal();
-        }
         DocumentContext dc = appender.writingDocument();
         try {
             dc.wire().bytes().write(sink.array(), 0, sink.length());
@@ -358,6 +373,10 @@ public final class TraceWriter implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             broken = true; // the fault came inside the close: the appender cannot be trusted again
             throw e;
+        }
+        if (first || bytesAppended >>> PageToucher.STEP_SHIFT != step) {
+            // after the write: the first one maps the queue file, whose pages the toucher then reaches
+            toucher.signal();
         }
     }
 

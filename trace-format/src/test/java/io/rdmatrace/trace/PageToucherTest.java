@@ -2,13 +2,21 @@ package io.rdmatrace.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import net.openhft.chronicle.core.io.ReferenceOwner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The writer's page toucher: its thread runs while the writer does, ends with it, and changes no byte. */
+/**
+ * The writer's page toucher: its thread runs while the writer does, ends with it, changes no byte,
+ * and maps the pages ahead of the appends (in the appender's own mapping) before the appends reach them.
+ */
 class PageToucherTest {
 
     private static SessionInfo session(String host) {
@@ -50,5 +58,44 @@ class PageToucherTest {
             assertThat(calls.get(i).handle()).isEqualTo(i);
             assertThat(calls.get(i).in()).isEqualTo(in);
         }
+    }
+
+    @Test
+    void pagesAheadOfTheAppends_areMappedBeforeTheAppendsReachThem(@TempDir Path out) throws Exception {
+        Attrs in = Attrs.builder().put(Attr.QP_NUM, 0x11).put(Attr.MESSAGE, "x".repeat(150)).build();
+        ReferenceOwner owner = ReferenceOwner.temporary("test");
+        try (TraceWriter w = TraceWriter.create(out, session("a"))) {
+            for (int i = 0; i < 200; i++) { // ~40 KiB: past the first signal step
+                w.call(Verb.IBV_POST_SEND, i, 0, 0, i, in, Attrs.EMPTY);
+            }
+            PageToucher t = w.toucher();
+            PageToucher.Ahead a = w.aheadOfAppends(owner);
+            try {
+                long first = (a.position() + PageToucher.PAGE_BYTES - 1) & -PageToucher.PAGE_BYTES;
+                long last = a.position() + PageToucher.LEAD - PageToucher.PAGE_BYTES;
+                for (int i = 0; i < 1000 && t.touchedTo() <= last; i++) {
+                    Thread.sleep(10); // a bound, not a speed check
+                }
+                assertThat(t.touchedTo()).as("the toucher's reach").isGreaterThan(last);
+                try (RandomAccessFile pagemap = new RandomAccessFile("/proc/self/pagemap", "r")) {
+                    for (long page = first; page <= last; page += PageToucher.PAGE_BYTES) {
+                        assertThat(mapped(pagemap, a.store().addressForRead(page))).as("page at %d", page).isTrue();
+                    }
+                    // the control: a page far past the reach, which nothing has written or touched
+                    assertThat(mapped(pagemap, a.store().addressForRead(last + 64 * PageToucher.LEAD))).isFalse();
+                }
+            } finally {
+                a.store().release(owner);
+            }
+        }
+        assertThat(TraceReader.readAll(out.resolve("a")).events()).hasSize(1 + 200 + 1);
+    }
+
+    /** Whether the page at {@code address} is in this process's page table (bit 63 of its /proc/self/pagemap entry). */
+    private static boolean mapped(RandomAccessFile pagemap, long address) throws IOException {
+        byte[] entry = new byte[Long.BYTES]; // read whole: the file refuses reads of part of an entry
+        pagemap.seek(address / PageToucher.PAGE_BYTES * Long.BYTES);
+        pagemap.readFully(entry);
+        return ByteBuffer.wrap(entry).order(ByteOrder.LITTLE_ENDIAN).getLong() < 0;
     }
 }
