@@ -1,15 +1,23 @@
-/* Asynchronous events: wait on the context's async_fd with a timeout, read one event, ack it. */
+/* Asynchronous events: wait on the context's async_fd with a timeout (or until a wake-up
+ * eventfd is signalled), read one event, ack it. */
+#include <errno.h>
 #include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "jni_util.h"
 
 /*
- * Returns 1 when an event was read (its fields in the ASYNC_EVENT payload), 0 on timeout.
- * The event is acknowledged at once so destroying its object can never block on it; the
- * ack is part of the same call.
+ * Returns 1 when an event was read (its fields in the ASYNC_EVENT payload), 0 on timeout or
+ * when wake_fd (-1: none) became readable; the wake-up is not consumed, so it ends every later
+ * wait too. The event is acknowledged at once so destroying its object can never block on it;
+ * the ack is part of the same call.
  */
 JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_Context_getAsyncEvent0(JNIEnv *env, jclass cls, jlong lib,
-                                                                      jlong context, jint timeout_ms, jlong io)
+                                                                      jlong context, jint timeout_ms, jint wake_fd,
+                                                                      jlong io)
 {
     struct ibvwrap *w = check_lib(env, lib);
     struct ibv_context *ctx = check_handle(env, context, "context");
@@ -27,8 +35,15 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_Context_getAsyncEvent0(JNIEnv *en
         jni_throw(env, EXC_UNSUPPORTED, "context has no async_fd (%d)", ctx->async_fd);
         return 0;
     }
-    struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
-    int ready = poll(&pfd, 1, timeout_ms);
+    if (wake_fd < -1) {
+        jni_throw(env, EXC_ILLEGAL_ARGUMENT, "wake-up fd %d is invalid", wake_fd);
+        return 0;
+    }
+    struct pollfd pfd[2] = { { .fd = ctx->async_fd, .events = POLLIN }, { .fd = wake_fd, .events = POLLIN } };
+    int ready = poll(pfd, wake_fd >= 0 ? 2 : 1, timeout_ms);
+    if (ready > 0 && !(pfd[0].revents & POLLIN)) {
+        ready = 0;   /* woken (or the wake-up fd failed): no event, like a timeout */
+    }
     if (ready <= 0) {
         status_from_count(s, ready, errno, 0);
         s[STATUS_EXTRA] = 0;
@@ -86,4 +101,37 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_Context_getAsyncEvent0(JNIEnv *en
     w->ack_async_event(&event);
     s[STATUS_EXTRA] = 1;
     return 1;
+}
+
+/* ---- the wake-up (io.rdmatrace.verbs.AsyncWakeup): an eventfd ---- */
+
+JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_AsyncWakeup_open0(JNIEnv *env, jclass cls)
+{
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (fd < 0) {
+        jni_throw(env, EXC_ILLEGAL_STATE, "eventfd: %s", strerror(errno));
+        return -1;
+    }
+    return fd;
+}
+
+JNIEXPORT void JNICALL Java_io_rdmatrace_verbs_AsyncWakeup_wake0(JNIEnv *env, jclass cls, jint fd)
+{
+    if (fd < 0) {
+        jni_throw(env, EXC_ILLEGAL_ARGUMENT, "wake-up fd %d is invalid", fd);
+        return;
+    }
+    uint64_t one = 1;
+    /* EAGAIN only when the counter is near overflow: it is readable then, which is all a wait needs */
+    ssize_t n = write(fd, &one, sizeof one);
+    (void)n;
+}
+
+JNIEXPORT void JNICALL Java_io_rdmatrace_verbs_AsyncWakeup_close0(JNIEnv *env, jclass cls, jint fd)
+{
+    if (fd < 0) {
+        jni_throw(env, EXC_ILLEGAL_ARGUMENT, "wake-up fd %d is invalid", fd);
+        return;
+    }
+    close(fd);
 }

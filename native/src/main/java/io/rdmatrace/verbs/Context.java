@@ -298,9 +298,18 @@ public final class Context implements AutoCloseable {
     }
 
     public Outcome<Optional<IbvAsyncEvent>> tryGetAsyncEvent(Duration timeout) {
+        return tryGetAsyncEvent(timeout, null);
+    }
+
+    /**
+     * As {@link #tryGetAsyncEvent(Duration)}, and the wait also ends, empty, as soon as
+     * {@code wakeup} (may be null) is woken.
+     */
+    public Outcome<Optional<IbvAsyncEvent>> tryGetAsyncEvent(Duration timeout, AsyncWakeup wakeup) {
         long ctx = live("ibv_get_async_event");
         CallBuffer io = CallBuffer.acquire(Slots.AsyncEvent.values().length);
-        int got = getAsyncEvent0(lib(), ctx, Codec.timeoutMillis(timeout), io.address());
+        int wakeFd = wakeup != null ? wakeup.fd() : -1;
+        int got = getAsyncEvent0(lib(), ctx, Codec.timeoutMillis(timeout), wakeFd, io.address());
         CallStatus status = io.status();
         IbvAsyncEvent event = got == 1 ? Codec.asyncEvent(io) : null;
         if (observed()) {
@@ -360,5 +369,5 @@ public final class Context implements AutoCloseable {
 
     private static native long createCq0(long lib, long ctx, int cqe, long channel, int compVector, long io);
 
-    private static native int getAsyncEvent0(long lib, long ctx, int timeoutMs, long io);
+    private static native int getAsyncEvent0(long lib, long ctx, int timeoutMs, int wakeFd, long io);
 }

@@ -245,6 +245,46 @@ class DataPathTest {
     }
 
     @Test
+    void asyncEventWait_endsAtOnceWhenWoken() throws Exception {
+        try (Loopback lb = Loopback.connected(soft, QpType.RC); AsyncWakeup wakeup = AsyncWakeup.open()) {
+            assertThat(lb.a.ctx.tryGetAsyncEvent(Duration.ofMillis(20), wakeup).orThrow()).isEmpty();   // not woken: times out
+            Thread waker = new Thread(() -> {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                wakeup.wake();
+            });
+            long start = System.nanoTime();
+            waker.start();
+            Optional<IbvAsyncEvent> woken = lb.a.ctx.tryGetAsyncEvent(Duration.ofSeconds(120), wakeup).orThrow();
+            long waitedMs = (System.nanoTime() - start) / 1_000_000;
+            waker.join();
+            assertThat(woken).isEmpty();
+            assertThat(waitedMs).as("the wake-up ended the 120 s wait").isLessThan(60_000);
+            start = System.nanoTime();
+            assertThat(lb.a.ctx.tryGetAsyncEvent(Duration.ofSeconds(120), wakeup).orThrow()).isEmpty();   // stays woken
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(60_000);
+            // an event that is there is read, woken or not
+            lb.a.qp.modify(QpAttr.builder().qpState(QpState.SQD).enSqdAsyncNotify(1));
+            IbvAsyncEvent drained = lb.a.ctx.getAsyncEvent(WAIT).orElseThrow();
+            assertThat(drained.eventType()).isEqualTo(EventType.SQ_DRAINED);
+        }
+    }
+
+    @Test
+    void asyncWakeup_closedWakesNothingAndWakeAfterCloseIsHarmless() {
+        try (Loopback lb = Loopback.connected(soft, QpType.RC)) {
+            AsyncWakeup wakeup = AsyncWakeup.open();
+            wakeup.close();
+            wakeup.wake();
+            wakeup.close();
+            assertThat(lb.a.ctx.tryGetAsyncEvent(Duration.ofMillis(20), wakeup).orThrow()).isEmpty();
+        }
+    }
+
+    @Test
     void asyncEvent_sqDrainedAfterRtsToSqd() {
         try (Loopback lb = Loopback.connected(soft, QpType.RC)) {
             assertThat(lb.a.ctx.getAsyncEvent(Duration.ofMillis(20))).isEmpty();
