@@ -28,7 +28,7 @@ import io.rdmatrace.trace.synth.SyntheticTrace;
  *   <li>analyze of 30M events / of 10M: time, and peak memory per event (not in the default rows:
  *       ~2 GB of trace and several GB of memory; ask with {@code --rows 4})</li>
  *   <li>recorder per event p50 ({@code CaptureRecorderBench.modifyQp}) / a raw Chronicle append of the
- *       same message ({@code TraceAppendBench.rawChronicleBaseline}), JMH</li>
+ *       same message ({@code TraceAppendBench.rawChronicleBaseline}), JMH, one fork each per round, up to 3 rounds</li>
  *   <li>recorded / bare 1,000-QP bring-up ({@link CaptureBringUpPair}, alternating in one JVM)</li>
  *   <li>JNI {@code query_qp} over the same call looped in C ({@code JniOverheadBench}, p50 difference)</li>
  * </ol>
@@ -115,7 +115,7 @@ public final class SpeedGoals {
                 case 2 -> goals.manyQpsOverBringUp();
                 case 3 -> goals.largeOverParquet();
                 case 4 -> goals.thirtyOverTen();
-                case 5 -> goals.add(JmhGoals.recorderOverChronicle());
+                case 5 -> goals.add(JmhGoals.recorderOverChronicle(Math.max(1, Math.min(runs, 3)))); // ~25 s a round
                 case 6 -> goals.add(JmhGoals.recordedOverBare(runs));
                 case 7 -> goals.add(JmhGoals.jniOverC());
                 default -> throw new IllegalStateException("row " + row + " passed the option check");
