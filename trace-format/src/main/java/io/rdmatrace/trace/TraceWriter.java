@@ -28,6 +28,8 @@ public final class TraceWriter implements AutoCloseable {
     private final Path folder;
     private final String hostId;
     private final SingleChronicleQueue queue;
+    /** The queue and its appender, closed together by {@link #releaseQueue()}. */
+    private final OpenQueue open;
     /** Held from create to close: no second writer can open this folder meanwhile. */
     private final WriterLock lock;
     private final ExcerptAppender appender;
@@ -55,6 +57,7 @@ public final class TraceWriter implements AutoCloseable {
         this.folder = folder;
         this.lock = lock;
         this.hostId = hostId;
+        this.open = open;
         this.queue = open.queue();
         this.appender = open.appender();
         this.toucher = new PageToucher("rdmatrace-trace-touch", this::aheadOfAppends);
@@ -263,13 +266,13 @@ public final class TraceWriter implements AutoCloseable {
             return;
         }
         closed = true;
-        stopToucher();
-        appender.close();
-        queue.close();
+        releaseQueue();
     }
 
-    private void stopToucher() {
+    /** Stops the toucher (it reads through the appender), then closes the appender and the queue. */
+    private void releaseQueue() {
         toucher.stop();
+        open.close();
     }
 
     /** Writes the END event (a clean close) and closes the queue. Idempotent. */
@@ -285,10 +288,8 @@ public final class TraceWriter implements AutoCloseable {
             }
         } finally {
             closed = true;
-            stopToucher();
             try {
-                appender.close();
-                queue.close();
+                releaseQueue();
             } finally {
                 lock.close();
             }
