@@ -28,14 +28,18 @@ final class ArrowIngest {
 
     /** Streams every batch of {@code reader} (whose fields are {@code columns}) into {@code table}; closes the reader. */
     long insert(String table, String host, ArrowReader reader, List<Column> columns) throws SQLException {
-        String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        String names = names(columns);
         return insert(reader, "INSERT INTO " + table + " (host, " + names + ") SELECT " + literal(host) + ", " + names + " FROM ");
     }
 
     /** As {@link #insert}, into a table of one host's rows that has no host column ({@link Table#createSqlWithoutHost}). */
     long insertWithoutHost(String table, ArrowReader reader, List<Column> columns) throws SQLException {
-        String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        String names = names(columns);
         return insert(reader, "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM ");
+    }
+
+    private static String names(List<Column> columns) {
+        return columns.stream().map(Column::name).collect(Collectors.joining(", "));
     }
 
     /** Runs {@code insertFrom} followed by the name the stream of {@code reader} is registered under. */

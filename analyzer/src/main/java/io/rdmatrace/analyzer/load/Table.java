@@ -21,8 +21,7 @@ record Table(String name, List<Column> columns) {
 
     /** The same table under another (qualified) name, e.g. in an attached database. */
     String createSql(String qualifiedName) {
-        return "CREATE TABLE " + qualifiedName + " (host VARCHAR, "
-                + columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", ")) + ")";
+        return "CREATE TABLE " + qualifiedName + " (host VARCHAR, " + columnDefinitions() + ")";
     }
 
     /**
@@ -30,8 +29,12 @@ record Table(String name, List<Column> columns) {
      * holds one host's rows, whose host a view adds as a constant ({@link DatapathStore}).
      */
     String createSqlWithoutHost(String qualifiedName) {
-        return "CREATE TABLE " + qualifiedName + " ("
-                + columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", ")) + ")";
+        return "CREATE TABLE " + qualifiedName + " (" + columnDefinitions() + ")";
+    }
+
+    /** "name TYPE, ..." of {@link #columns()}. */
+    private String columnDefinitions() {
+        return columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", "));
     }
 
     /** Column name → position among {@link #columns()} (host not counted). */
