@@ -9,7 +9,8 @@ import java.util.List;
  * What recording adds to a `--qps N` bring-up, measured by alternating recorded and bare runs in one
  * JVM (so load drift on a shared machine hits both alike); prints both sorted series and the medians,
  * of the wall time and of the process's CPU time (all threads: both agents, softverbs, JIT, GC), which
- * other work on a busy machine moves far less than the wall time.
+ * other work on a busy machine moves far less than the wall time, and of the two capture threads
+ * (the bring-up's critical path: the hosts wait on each other ~2,000 times).
  * <pre>java $(flags) -cp bench/target/benchmarks.jar io.rdmatrace.bench.CaptureBringUpCompare [qps=1000] [rounds=12]</pre>
  * where flags are Chronicle's (see {@link JvmFlags}).
  */
@@ -26,6 +27,8 @@ public final class CaptureBringUpCompare {
         List<Long> bare = new ArrayList<>();
         List<Long> recordedCpu = new ArrayList<>();
         List<Long> bareCpu = new ArrayList<>();
+        List<Long> recordedCapture = new ArrayList<>();
+        List<Long> bareCapture = new ArrayList<>();
         try (CaptureBringUpPair pair = new CaptureBringUpPair()) {
             for (int i = 0; i < WARMUP_ROUNDS; i++) {
                 pair.run(qps, true);
@@ -36,8 +39,12 @@ public final class CaptureBringUpCompare {
                 long cpu0 = processCpuNanos();
                 long first = pair.run(qps, recordFirst) / 1_000_000;
                 long cpu1 = processCpuNanos();
+                long firstCapture = pair.lastCaptureCpuNanos() / 100_000;
                 long second = pair.run(qps, !recordFirst) / 1_000_000;
                 long cpu2 = processCpuNanos();
+                long secondCapture = pair.lastCaptureCpuNanos() / 100_000;
+                (recordFirst ? recordedCapture : bareCapture).add(firstCapture);
+                (recordFirst ? bareCapture : recordedCapture).add(secondCapture);
                 (recordFirst ? recorded : bare).add(first);
                 (recordFirst ? bare : recorded).add(second);
                 (recordFirst ? recordedCpu : bareCpu).add((cpu1 - cpu0) / 1_000_000);
@@ -47,6 +54,7 @@ public final class CaptureBringUpCompare {
         System.out.println("qps " + qps + ", " + rounds + " alternating rounds after " + WARMUP_ROUNDS + " warm-up rounds");
         print("wall", recorded, bare);
         print("CPU", recordedCpu, bareCpu);
+        print("capture threads' CPU (0.1 ms units)", recordedCapture, bareCapture);
     }
 
     private static void print(String what, List<Long> recorded, List<Long> bare) {

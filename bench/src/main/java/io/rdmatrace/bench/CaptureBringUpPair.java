@@ -12,6 +12,8 @@ import io.rdmatrace.capture.run.CaptureReport;
 import io.rdmatrace.verbs.Verbs;
 import io.rdmatrace.verbs.VerbsLibrary;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +36,12 @@ import java.util.stream.Stream;
 final class CaptureBringUpPair implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [0-9.]+:(\\d+)");
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final Verbs holder;
     private final String net;
+    /** CPU time of the last run's two capture threads (hostA's, hostB's): the bring-up's critical path. */
+    private volatile long lastCaptureCpuNanos;
 
     CaptureBringUpPair() {
         // the softverbs device config is process-wide; this handle keeps it for the agents' own opens
@@ -50,7 +57,9 @@ final class CaptureBringUpPair implements AutoCloseable {
         try {
             long start = System.nanoTime();
             CompletableFuture<String> port = new CompletableFuture<>();
+            AtomicLong hostACpu = new AtomicLong();
             CompletableFuture<CaptureReport> listener = CompletableFuture.supplyAsync(() -> {
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
                 try {
                     return agent(config(out, qps, "hostA", "ca", OobRole.LISTEN, net + ".1:0"), record, line -> {
                         Matcher m = LISTENING.matcher(line);
@@ -61,13 +70,18 @@ final class CaptureBringUpPair implements AutoCloseable {
                 } catch (Exception e) {
                     port.completeExceptionally(e);
                     throw new IllegalStateException(e);
+                } finally {
+                    hostACpu.set(THREADS.getCurrentThreadCpuTime() - cpu0);
                 }
             });
             String p = port.get(60, TimeUnit.SECONDS);
+            long cpu0 = THREADS.getCurrentThreadCpuTime();
             CaptureReport b = agent(config(out, qps, "hostB", "cb", OobRole.CONNECT, net + ".1:" + p), record, line -> {
             }).run();
+            long hostBCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
             CaptureReport a = listener.get(120, TimeUnit.SECONDS);
             long nanos = System.nanoTime() - start;
+            lastCaptureCpuNanos = hostACpu.get() + hostBCpu;
             if (!a.passed() || !b.passed()) {
                 throw new IllegalStateException("bring-up failed: " + a.results() + " / " + b.results());
             }
@@ -75,6 +89,11 @@ final class CaptureBringUpPair implements AutoCloseable {
         } finally {
             delete(out);
         }
+    }
+
+    /** CPU time of the last {@link #run}'s two capture threads together. */
+    long lastCaptureCpuNanos() {
+        return lastCaptureCpuNanos;
     }
 
     private static CaptureConfig config(Path out, int qps, String host, String device, OobRole role, String endpoint) {
