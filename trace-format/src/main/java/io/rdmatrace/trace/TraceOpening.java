@@ -124,26 +124,47 @@ public final class TraceOpening implements AutoCloseable {
     }
 
     /**
-     * Waits for the queue (or opens it here when the background thread has not begun) and writes
-     * the SESSION; from then on the writer owns the queue and the lock.
-     *
-     * @throws TraceException IO when the queue cannot be opened or the SESSION written (the
-     *                        opening is undone, as by {@link #close()})
+     * Writes the SESSION without waiting for the queue: the writer appends in the background
+     * ({@link BackgroundAppends}), whose thread takes the queue when its open is done and appends
+     * the SESSION and every event recorded meanwhile, in order. From then on the writer owns the
+     * queue and the lock. The capture thread does not wait for Chronicle's open (5-12 ms warm, more
+     * in a fresh JVM), nor for any append. A queue that cannot be opened undoes the opening as
+     * {@link #close()} does, and the writer's next call (at the latest its close) throws why.
      */
-    public synchronized TraceWriter start(SessionInfo session) throws TraceException {
-        return start(session, ProcessHandle.current().pid(), System::nanoTime, -1);
+    public synchronized TraceWriter start(SessionInfo session) {
+        Objects.requireNonNull(session, "session");
+        checkStartable(session);
+        LongSupplier clock = System::nanoTime;
+        long monoAtStart = clock.getAsLong();
+        Instant now = Instant.now();
+        long wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        done = true;
+        TraceWriter w = new TraceWriter(dir, hostId, this::queueNow, lock, ProcessHandle.current().pid(), clock,
+                monoAtStart, wallAtStart);
+        try {
+            w.writeSession(session);
+        } catch (RuntimeException | Error e) {
+            w.closeTruncated(); // ends the writer's thread and closes the queue: then nothing of the trace stays
+            removeCreated();
+            throw e;
+        }
+        return w;
     }
 
-    synchronized TraceWriter start(SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
-            throws TraceException {
-        Objects.requireNonNull(session, "session");
-        Objects.requireNonNull(clock, "clock");
+    private void checkStartable(SessionInfo session) {
         if (done) {
             throw new IllegalStateException("trace opening of " + dir + " already used or closed");
         }
         if (!session.hostId().equals(hostId)) {
             throw new IllegalArgumentException("session of " + session.hostId() + " for the folder of " + hostId);
         }
+    }
+
+    synchronized TraceWriter start(SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
+            throws TraceException {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(clock, "clock");
+        checkStartable(session);
         // read together, as in TraceWriter.create (the queue is open by now: the open is not in between)
         OpenQueue q = queueNow();
         long monoAtStart = clock.getAsLong();
