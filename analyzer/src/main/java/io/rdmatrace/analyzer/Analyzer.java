@@ -1,9 +1,9 @@
 package io.rdmatrace.analyzer;
 
 import java.sql.Array;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,6 +33,8 @@ public final class Analyzer {
                 wire(database));
     }
 
+    // The report's queries run as plain statements: DuckDB's driver plans a prepared statement twice (when
+    // prepared and when executed; see RuleRunner#run), and these have no parameters.
     private static final String CONNECTIONS_SQL = """
             SELECT p.pair_id, p.host_a, p.qp_a, p.host_b, p.qp_b, p.matched_by,
                    coalesce(qp_type_name(coalesce(a.qp_type, b.qp_type)), '?') AS qp_type,
@@ -52,8 +54,8 @@ public final class Analyzer {
 
     private static List<WireCounter> wire(AnalysisDatabase database) throws SQLException {
         List<WireCounter> wire = new ArrayList<>();
-        try (PreparedStatement statement = database.connection().prepareStatement(WIRE_SQL);
-                ResultSet rs = statement.executeQuery()) {
+        try (Statement statement = database.connection().createStatement();
+                ResultSet rs = statement.executeQuery(WIRE_SQL)) {
             while (rs.next()) {
                 wire.add(new WireCounter(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getLong(4), rs.getString(5),
                         rs.getString(6)));
@@ -70,8 +72,8 @@ public final class Analyzer {
 
     private static List<ConnectionSummary> connections(AnalysisDatabase database) throws SQLException {
         List<ConnectionSummary> connections = new ArrayList<>();
-        try (PreparedStatement statement = database.connection().prepareStatement(CONNECTIONS_SQL);
-                ResultSet rs = statement.executeQuery()) {
+        try (Statement statement = database.connection().createStatement();
+                ResultSet rs = statement.executeQuery(CONNECTIONS_SQL)) {
             while (rs.next()) {
                 connections.add(new ConnectionSummary(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4),
                         rs.getLong(5), rs.getString(7), rs.getString(6), states(rs.getArray(8)), states(rs.getArray(9)),
@@ -88,8 +90,8 @@ public final class Analyzer {
 
     private static List<ClockEstimate> clocks(AnalysisDatabase database) throws SQLException {
         List<ClockEstimate> clocks = new ArrayList<>();
-        try (PreparedStatement statement = database.connection().prepareStatement(CLOCKS_SQL);
-                ResultSet rs = statement.executeQuery()) {
+        try (Statement statement = database.connection().createStatement();
+                ResultSet rs = statement.executeQuery(CLOCKS_SQL)) {
             while (rs.next()) {
                 clocks.add(new ClockEstimate(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
                         rs.getString(6)));
