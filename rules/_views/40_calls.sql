@@ -68,7 +68,8 @@ SELECT d.host, d.seq, d.wall_ns - coalesce(k.offset_ns, 0) AS ts_ns, coalesce(d.
 FROM _datapath d
 LEFT JOIN host_clock_offset k ON k.host = d.host
 LEFT JOIN _qp_handle q ON q.host = d.host AND q.handle = d.handle AND d.seq >= q.create_seq AND d.seq < q.until_seq
-WHERE d.kind = 2 AND d.verb IN (27, 28, 37)
+-- (verb >= 27 is checked inside the scan, the IN list only after it: polls are dropped in the scan)
+WHERE d.kind = 2 AND d.verb >= 27 AND d.verb IN (27, 28, 37)
 UNION ALL
 SELECT host, seq, ts_ns, qp_num, handle,
        CASE verb WHEN 'ibv_post_send' THEN 'send' WHEN 'ibv_post_recv' THEN 'recv' ELSE 'srq' END,
