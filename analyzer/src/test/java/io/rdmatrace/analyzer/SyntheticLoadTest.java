@@ -66,6 +66,14 @@ class SyntheticLoadTest {
         }
     }
 
+    @Test
+    void viewWorkers_oneConnectionPerCore_forTracesOfAnySize() {
+        // a large trace's views used to run on one connection, leaving a core idle through the small statements
+        assertThat(AnalysisDatabase.viewWorkers(2)).isEqualTo(2);
+        assertThat(AnalysisDatabase.viewWorkers(1)).isEqualTo(1);
+        assertThat(AnalysisDatabase.viewWorkers(64)).isEqualTo(4);
+    }
+
     static List<String> query(AnalysisDatabase db, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
         try (Statement statement = db.connection().createStatement(); ResultSet rs = statement.executeQuery(sql)) {
