@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,6 +45,11 @@ public final class TraceOpening implements AutoCloseable {
     private final AtomicBoolean openTaken = new AtomicBoolean();
     /** Handed to a writer, failed, or closed: nothing more to undo. */
     private boolean done;
+    /** The thread {@link #begin} started: it opens the queue, then appends once started; null after {@link #claim}. */
+    private BackgroundAppends background;
+    /** Counted down by {@link #start} (with {@link #appending} set) or {@link #close()}: what the thread does after the open. */
+    private final CountDownLatch decided = new CountDownLatch(1);
+    private volatile boolean appending;
 
     private TraceOpening(Path dir, String hostId, WriterLock lock, boolean madeDir, Set<String> existing,
             Function<Path, SingleChronicleQueue> opener) {
@@ -68,9 +74,10 @@ public final class TraceOpening implements AutoCloseable {
     static TraceOpening begin(Path outDir, String hostId, Function<Path, SingleChronicleQueue> opener)
             throws TraceException {
         TraceOpening o = claim(outDir, hostId, opener);
-        Thread t = new Thread(o::runOpenOnce, "rdmatrace-trace-open");
-        t.setDaemon(true); // never keeps a failing agent alive; close() waits for it instead
-        t.start();
+        // one thread opens the queue now and later appends the writer's events: start() then
+        // starts no thread (a thread's start waits until it first runs, which on a busy machine,
+        // at real-time priority behind other work, took 10-20 ms of the capture thread's time)
+        o.background = new BackgroundAppends("rdmatrace-trace-write", o::openThenAwaitStart);
         return o;
     }
 
@@ -107,6 +114,28 @@ public final class TraceOpening implements AutoCloseable {
         return new TraceOpening(dir, hostId, lock, madeDir, existing, opener);
     }
 
+    /**
+     * The queue source of {@link #begin}'s thread: the open first (it overlaps the capture's library
+     * load and device open), then the queue for the writer once {@link #start} ran, or null when the
+     * opening was closed unused ({@link #close()} closes what the open made).
+     */
+    private OpenQueue openThenAwaitStart() throws TraceException {
+        runOpenOnce();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                decided.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // only start() or close() ends the wait
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return appending ? queueNow() : null;
+    }
+
     /** Runs the open unless another thread has (or close() has forbidden it). */
     private void runOpenOnce() {
         if (openTaken.compareAndSet(false, true)) {
@@ -139,8 +168,11 @@ public final class TraceOpening implements AutoCloseable {
         Instant now = Instant.now();
         long wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         done = true;
-        TraceWriter w = new TraceWriter(dir, hostId, this::queueNow, lock, ProcessHandle.current().pid(), clock,
-                monoAtStart, wallAtStart);
+        BackgroundAppends b = background != null ? background : new BackgroundAppends("rdmatrace-trace-write", this::queueNow);
+        appending = true;
+        decided.countDown();
+        TraceWriter w = new TraceWriter(dir, hostId, b, lock, ProcessHandle.current().pid(), clock, monoAtStart,
+                wallAtStart);
         try {
             w.writeSession(session);
         } catch (RuntimeException | Error e) {
@@ -165,6 +197,7 @@ public final class TraceOpening implements AutoCloseable {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(clock, "clock");
         checkStartable(session);
+        endUnusedThread(); // this writer appends here
         // read together, as in TraceWriter.create (the queue is open by now: the open is not in between)
         OpenQueue q = queueNow();
         long monoAtStart = clock.getAsLong();
@@ -229,6 +262,7 @@ public final class TraceOpening implements AutoCloseable {
             return;
         }
         done = true;
+        endUnusedThread();
         if (!openTaken.compareAndSet(false, true)) { // began: wait for it, then close what it opened
             try {
                 awaitQueue().close();
@@ -237,6 +271,14 @@ public final class TraceOpening implements AutoCloseable {
             }
         }
         removeCreated();
+    }
+
+    /** Ends {@link #begin}'s thread without appending (after its open, if it began one: it returns no queue). */
+    private void endUnusedThread() {
+        if (background != null) {
+            decided.countDown(); // appending stays false
+            background.finish();
+        }
     }
 
     /** Releases the lock and removes the trace files this claim created, and its folder if it made it. */

@@ -73,8 +73,8 @@ public final class TraceWriter implements AutoCloseable {
         this.wallAtStart = wallAtStart;
     }
 
-    /** A writer whose appends run on a thread of its own, which first takes the queue from {@code queue}. */
-    TraceWriter(Path folder, String hostId, BackgroundAppends.QueueSource queue, WriterLock lock, long pid,
+    /** A writer whose appends run on {@code background}'s thread (which takes the queue when it is open). */
+    TraceWriter(Path folder, String hostId, BackgroundAppends background, WriterLock lock, long pid,
                 LongSupplier clock, long monoAtStart, long wallAtStart) {
         this.pid = pid;
         this.folder = folder;
@@ -83,7 +83,7 @@ public final class TraceWriter implements AutoCloseable {
         this.open = null;
         this.appender = null;
         this.toucher = null;
-        this.background = new BackgroundAppends("rdmatrace-trace-write", queue);
+        this.background = background;
         this.clock = clock;
         this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;

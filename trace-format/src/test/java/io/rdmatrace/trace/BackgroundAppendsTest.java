@@ -82,6 +82,21 @@ class BackgroundAppendsTest {
     }
 
     @Test
+    void start_startsNoThread_theOpeningsThreadAppends() throws Exception {
+        TraceOpening o = TraceOpening.begin(out, "h");
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        TraceWriter w = o.start(EdgeFixture.session("h"));
+        java.util.Set<Thread> after = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+        after.removeAll(before);
+        // a thread's start waits until it first runs: on a busy machine that was the SESSION's cost
+        assertThat(after).extracting(Thread::getName).noneMatch(n -> n.startsWith("rdmatrace"));
+        w.mark("S", MarkEvent.Verdict.INFO, "one");
+        w.close();
+        assertThat(TraceReader.readAll(out.resolve("h")).events()).extracting(TraceEvent::kind)
+                .containsExactly(EventKind.SESSION, EventKind.MARK, EventKind.END);
+    }
+
+    @Test
     void aQueueThatCannotOpen_failsTheWriter_andLeavesNoFolder() throws Exception {
         TraceOpening o = TraceOpening.begin(out, "h", dir -> {
             throw new IllegalStateException("no queue here");
