@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,11 +44,6 @@ public final class TraceOpening implements AutoCloseable {
     private final AtomicBoolean openTaken = new AtomicBoolean();
     /** Handed to a writer, failed, or closed: nothing more to undo. */
     private boolean done;
-    /** The thread {@link #begin} started: it opens the queue, then appends once started; null after {@link #claim}. */
-    private BackgroundAppends background;
-    /** Counted down by {@link #start} (with {@link #appending} set) or {@link #close()}: what the thread does after the open. */
-    private final CountDownLatch decided = new CountDownLatch(1);
-    private volatile boolean appending;
 
     private TraceOpening(Path dir, String hostId, WriterLock lock, boolean madeDir, Set<String> existing,
             Function<Path, SingleChronicleQueue> opener) {
@@ -74,10 +68,9 @@ public final class TraceOpening implements AutoCloseable {
     static TraceOpening begin(Path outDir, String hostId, Function<Path, SingleChronicleQueue> opener)
             throws TraceException {
         TraceOpening o = claim(outDir, hostId, opener);
-        // one thread opens the queue now and later appends the writer's events: start() then
-        // starts no thread (a thread's start waits until it first runs, which on a busy machine,
-        // at real-time priority behind other work, took 10-20 ms of the capture thread's time)
-        o.background = new BackgroundAppends("rdmatrace-trace-write", o::openThenAwaitStart);
+        Thread t = new Thread(o::runOpenOnce, "rdmatrace-trace-open");
+        t.setDaemon(true); // never keeps a failing agent alive; close() waits for it instead
+        t.start();
         return o;
     }
 
@@ -114,28 +107,6 @@ public final class TraceOpening implements AutoCloseable {
         return new TraceOpening(dir, hostId, lock, madeDir, existing, opener);
     }
 
-    /**
-     * The queue source of {@link #begin}'s thread: the open first (it overlaps the capture's library
-     * load and device open), then the queue for the writer once {@link #start} ran, or null when the
-     * opening was closed unused ({@link #close()} closes what the open made).
-     */
-    private OpenQueue openThenAwaitStart() throws TraceException {
-        runOpenOnce();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                decided.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // only start() or close() ends the wait
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return appending ? queueNow() : null;
-    }
-
     /** Runs the open unless another thread has (or close() has forbidden it). */
     private void runOpenOnce() {
         if (openTaken.compareAndSet(false, true)) {
@@ -153,51 +124,26 @@ public final class TraceOpening implements AutoCloseable {
     }
 
     /**
-     * Writes the SESSION without waiting for the queue: the writer appends in the background
-     * ({@link BackgroundAppends}), whose thread takes the queue when its open is done and appends
-     * the SESSION and every event recorded meanwhile, in order. From then on the writer owns the
-     * queue and the lock. The capture thread does not wait for Chronicle's open (5-12 ms warm, more
-     * in a fresh JVM), nor for any append. A queue that cannot be opened undoes the opening as
-     * {@link #close()} does, and the writer's next call (at the latest its close) throws why.
+     * Waits for the queue (or opens it here when the background thread has not begun) and writes
+     * the SESSION; from then on the writer owns the queue and the lock.
+     *
+     * @throws TraceException IO when the queue cannot be opened or the SESSION written (the
+     *                        opening is undone, as by {@link #close()})
      */
-    public synchronized TraceWriter start(SessionInfo session) {
-        Objects.requireNonNull(session, "session");
-        checkStartable(session);
-        LongSupplier clock = System::nanoTime;
-        long monoAtStart = clock.getAsLong();
-        Instant now = Instant.now();
-        long wallAtStart = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        done = true;
-        BackgroundAppends b = background != null ? background : new BackgroundAppends("rdmatrace-trace-write", this::queueNow);
-        appending = true;
-        decided.countDown();
-        TraceWriter w = new TraceWriter(dir, hostId, b, lock, ProcessHandle.current().pid(), clock, monoAtStart,
-                wallAtStart);
-        try {
-            w.writeSession(session);
-        } catch (RuntimeException | Error e) {
-            w.closeTruncated(); // ends the writer's thread and closes the queue: then nothing of the trace stays
-            removeCreated();
-            throw e;
-        }
-        return w;
-    }
-
-    private void checkStartable(SessionInfo session) {
-        if (done) {
-            throw new IllegalStateException("trace opening of " + dir + " already used or closed");
-        }
-        if (!session.hostId().equals(hostId)) {
-            throw new IllegalArgumentException("session of " + session.hostId() + " for the folder of " + hostId);
-        }
+    public synchronized TraceWriter start(SessionInfo session) throws TraceException {
+        return start(session, ProcessHandle.current().pid(), System::nanoTime, -1);
     }
 
     synchronized TraceWriter start(SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
             throws TraceException {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(clock, "clock");
-        checkStartable(session);
-        endUnusedThread(); // this writer appends here
+        if (done) {
+            throw new IllegalStateException("trace opening of " + dir + " already used or closed");
+        }
+        if (!session.hostId().equals(hostId)) {
+            throw new IllegalArgumentException("session of " + session.hostId() + " for the folder of " + hostId);
+        }
         // read together, as in TraceWriter.create (the queue is open by now: the open is not in between)
         OpenQueue q = queueNow();
         long monoAtStart = clock.getAsLong();
@@ -262,7 +208,6 @@ public final class TraceOpening implements AutoCloseable {
             return;
         }
         done = true;
-        endUnusedThread();
         if (!openTaken.compareAndSet(false, true)) { // began: wait for it, then close what it opened
             try {
                 awaitQueue().close();
@@ -271,14 +216,6 @@ public final class TraceOpening implements AutoCloseable {
             }
         }
         removeCreated();
-    }
-
-    /** Ends {@link #begin}'s thread without appending (after its open, if it began one: it returns no queue). */
-    private void endUnusedThread() {
-        if (background != null) {
-            decided.countDown(); // appending stays false
-            background.finish();
-        }
     }
 
     /** Releases the lock and removes the trace files this claim created, and its folder if it made it. */

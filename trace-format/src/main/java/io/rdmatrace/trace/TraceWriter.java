@@ -1,7 +1,6 @@
 package io.rdmatrace.trace;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -9,6 +8,7 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import net.openhft.chronicle.wire.Wire;
 
@@ -20,12 +20,6 @@ import net.openhft.chronicle.wire.Wire;
  * <p>Thread-safe: appends are serialized on this writer (one Chronicle appender), so sequence
  * order is queue order. Each append method returns the event's sequence number.
  *
- * <p>A writer started by {@link TraceOpening#start(SessionInfo)} (the capture agent's) appends in
- * the background ({@link BackgroundAppends}): its methods encode the event and hand the bytes to a
- * thread of its own, which appends them in order once the queue is open; {@link #close()} and
- * {@link #closeTruncated()} append everything first. A failure of that thread is thrown by the next
- * call. Every other writer appends on the calling thread.
- *
  * <p>Wall-clock time is derived as (wall clock at create) + (monotonic time since create), so it
  * never jumps backwards inside one trace; {@code monoNanos} is {@link System#nanoTime()}.
  */
@@ -33,10 +27,9 @@ public final class TraceWriter implements AutoCloseable {
 
     private final Path folder;
     private final String hostId;
-    /** The queue and its appender, closed together by {@link #releaseQueue()}; null when appending in the background. */
+    private final SingleChronicleQueue queue;
+    /** The queue and its appender, closed together by {@link #releaseQueue()}. */
     private final OpenQueue open;
-    /** Appends on a thread of its own, or null (appends here, through {@link #appender}). */
-    private final BackgroundAppends background;
     /** Held from create to close: no second writer can open this folder meanwhile. */
     private final WriterLock lock;
     private final ExcerptAppender appender;
@@ -45,7 +38,7 @@ public final class TraceWriter implements AutoCloseable {
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
-    /** Faults the queue file's pages in ahead of the appends; null in the background (its faults are off the recording thread). */
+    /** Faults the queue file's pages in ahead of the appends. */
     private final PageToucher toucher;
     /** Bytes appended so far, roughly (document headers, padding and index aside): when to signal the toucher. */
     private long bytesAppended;
@@ -65,25 +58,9 @@ public final class TraceWriter implements AutoCloseable {
         this.lock = lock;
         this.hostId = hostId;
         this.open = open;
-        this.background = null;
+        this.queue = open.queue();
         this.appender = open.appender();
         this.toucher = new PageToucher("rdmatrace-trace-touch", this::aheadOfAppends);
-        this.clock = clock;
-        this.monoAtStart = monoAtStart;
-        this.wallAtStart = wallAtStart;
-    }
-
-    /** A writer whose appends run on {@code background}'s thread (which takes the queue when it is open). */
-    TraceWriter(Path folder, String hostId, BackgroundAppends background, WriterLock lock, long pid,
-                LongSupplier clock, long monoAtStart, long wallAtStart) {
-        this.pid = pid;
-        this.folder = folder;
-        this.lock = lock;
-        this.hostId = hostId;
-        this.open = null;
-        this.appender = null;
-        this.toucher = null;
-        this.background = background;
         this.clock = clock;
         this.monoAtStart = monoAtStart;
         this.wallAtStart = wallAtStart;
@@ -292,36 +269,10 @@ public final class TraceWriter implements AutoCloseable {
         releaseQueue();
     }
 
-    /**
-     * Stops the toucher (it reads through the appender), then closes the appender and the queue;
-     * in the background, after the thread has appended everything handed to it.
-     */
+    /** Stops the toucher (it reads through the appender), then closes the appender and the queue. */
     private void releaseQueue() {
-        if (background != null) {
-            OpenQueue q = background.finish();
-            if (q != null) {
-                q.close();
-            }
-            return;
-        }
         toucher.stop();
         open.close();
-    }
-
-    /** The background thread's failure, if any, thrown as it came (a full disk's InternalError stays one). */
-    private void throwBackgroundFailure() {
-        Throwable f = background.failure();
-        if (f == null) {
-            return;
-        }
-        broken = true; // the trace ends where the thread failed: nothing more is handed over
-        if (f instanceof RuntimeException r) {
-            throw r;
-        }
-        if (f instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException("cannot write the trace to " + folder + ": " + f, f);
     }
 
     /** Writes the END event (a clean close) and closes the queue. Idempotent. */
@@ -343,14 +294,11 @@ public final class TraceWriter implements AutoCloseable {
                 lock.close();
             }
         }
-        if (background != null && !broken) {
-            throwBackgroundFailure(); // the END, or an event before it, did not reach the file: TRUNCATED
-        }
     }
 
     /** For the toucher (and tests): the mapped store the appends write to (reserved for {@code owner}) and where. */
     synchronized PageToucher.Ahead aheadOfAppends(ReferenceOwner owner) {
-        if (closed || broken || appender == null) {
+        if (closed || broken) {
             return null;
         }
         Wire wire = appender.wire();
@@ -366,7 +314,7 @@ public final class TraceWriter implements AutoCloseable {
         return new PageToucher.Ahead(store, bytes.writePosition());
     }
 
-    /** The toucher (null when appending in the background), for tests. */
+    /** The toucher, for tests. */
     PageToucher toucher() {
         return toucher;
     }
@@ -410,11 +358,6 @@ public final class TraceWriter implements AutoCloseable {
      * at the thread's next check for asynchronous exceptions: here, or later in the caller.
      */
     private void writeDocument() {
-        if (background != null) {
-            throwBackgroundFailure();
-            background.put(Arrays.copyOf(sink.array(), sink.length()));
-            return;
-        }
         long step = bytesAppended >>> PageToucher.STEP_SHIFT;
         boolean first = bytesAppended == 0;
         bytesAppended += sink.length() + 4;
