@@ -30,11 +30,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each attempt therefore gets a fresh server (a client restarted against the same server would
  * meet its second listener: RNR forever), an attempt may fail only in exactly that way (the
  * client's REJECTED 8), and each tool must complete within the attempts.
+ *
+ * <p>The first connection races too: the server's device is up (what the harness can see) a little
+ * before its first {@code rdma_listen}. When one core is taken by other work, a client started next
+ * can win that race every time (a clean-clone CI run saw ib_send_lat refused 15 times in 2.3 s), so
+ * each later attempt gives the server a longer head start ({@link #HEAD_START_STEP_MS} more each).
  */
 class PerftestRdmaCmTest {
     /** About half the attempts lose the race on a loaded 2-core machine: 15 leave ~0.003 % to chance. */
     private static final int ATTEMPTS = 15;
     private static final int ITERS = 20;
+    /** Attempt n starts its client (n - 1) times this long after the server's device is up. */
+    private static final long HEAD_START_STEP_MS = 50;
     private static final Duration DEADLINE = Duration.ofSeconds(40);
     private static final Pattern ROW = Pattern.compile("(?m)^\\s*(\\d+)\\s+(\\d+)\\s+[0-9.]+");
     /** The new rdma_cm path's and the comm connection's words for REJECTED, reason 8. */
@@ -56,6 +63,7 @@ class PerftestRdmaCmTest {
             ChildProcess.Result client;
             ChildProcess.Result server = null;
             try (ChildProcess s = RdmaCmPair.startServer(hosts, tool + "-server-" + attempt, serverCmd, work)) {
+                headStart((attempt - 1) * HEAD_START_STEP_MS);
                 try (ChildProcess c = ChildProcess.start(tool + "-client-" + attempt, clientCmd,
                         SoftverbsEnv.processEnv(hosts.clientDevices()), work)) {
                     client = c.await(DEADLINE);
@@ -80,5 +88,14 @@ class PerftestRdmaCmTest {
         }
         String all = tool + " -R was refused (REJECTED 8) in all " + ATTEMPTS + " attempts:\n" + String.join("\n", refused);
         fail(all);
+    }
+
+    private static void headStart(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while giving the server its head start", e);
+        }
     }
 }
