@@ -22,7 +22,12 @@ final class ViewStatements {
             "^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMP(?:ORARY)?\\s+)?(?:TABLE|VIEW|MACRO|FUNCTION)\\s+"
                     + "(?:IF\\s+NOT\\s+EXISTS\\s+)?([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
     private static final Pattern FILLS = Pattern.compile(
-            "^\\s*(?:INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|ALTER\\s+TABLE)\\s+([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+            "^\\s*(?:INSERT\\s+INTO|UPDATE|DELETE\\s+FROM|ALTER\\s+(?:TABLE|VIEW)|DROP\\s+(?:TABLE|VIEW|MACRO|FUNCTION))\\s+"
+                    + "(?:IF\\s+EXISTS\\s+)?([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+    /** A rename gives the table a second name the later statements use (the first is in FILLS). */
+    private static final Pattern RENAMES = Pattern.compile(
+            "^\\s*ALTER\\s+(?:TABLE|VIEW)\\s+(?:IF\\s+EXISTS\\s+)?[A-Za-z_][A-Za-z0-9_]*\\s+RENAME\\s+TO\\s+"
+                    + "([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
 
     /**
      * One statement of a view script.
@@ -78,7 +83,7 @@ final class ViewStatements {
     private static Set<String> provided(String sql) {
         String code = code(sql);
         Set<String> names = new HashSet<>();
-        for (Pattern p : List.of(CREATES, FILLS)) {
+        for (Pattern p : List.of(CREATES, FILLS, RENAMES)) {
             Matcher m = p.matcher(code);
             if (m.find()) {
                 names.add(m.group(1).toLowerCase(Locale.ROOT));

@@ -57,6 +57,18 @@ class ViewStatementsTest {
         assertThat(s.get(2).needs()).isEqualTo(Set.of(1));
     }
 
+    @Test
+    void of_aRenameProvidesBothNames_andADropIsNoBarrier() {
+        List<ViewStatements.Statement> s = ViewStatements.of(new TreeMap<>(Map.of(
+                "1.sql", "CREATE TABLE a (x INT); CREATE TABLE r AS SELECT x FROM a; CREATE TABLE n (y INT); "
+                        + "ALTER TABLE a RENAME TO b; CREATE VIEW v AS SELECT * FROM b; DROP TABLE IF EXISTS n; "
+                        + "CREATE TABLE other (z INT);")));
+        assertThat(s.get(3).needs()).isEqualTo(Set.of(0, 1));  // after a's creation and its reader r
+        assertThat(s.get(4).needs()).isEqualTo(Set.of(3));     // reads b: after the rename
+        assertThat(s.get(5).needs()).isEqualTo(Set.of(2));     // drops n: after its creation only
+        assertThat(s.get(6).needs()).isEmpty();
+    }
+
     /** The shipped views on four connections make the same relations, with the same columns, as on one. */
     @Test
     void createViews_onSeveralConnections_sameSchemaAsOnOne() throws Exception {
