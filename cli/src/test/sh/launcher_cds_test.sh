@@ -51,11 +51,14 @@ grep -q -- "SharedArchiveFile=$t/cache/rdmatrace/cds-capture-" "$LOG" || fail "c
 # large inputs (>= 256 MB on disk) keep freed memory in glibc; small ones run with its defaults
 run analyze "$t/trace"
 grep -q "MALLOC_TRIM_THRESHOLD_=unset" "$LOG" || fail "a small analyze changed glibc's malloc settings"
+grep -q -- "-XX:Tier4" "$LOG" && fail "a small analyze (C1 only) was given C2 thresholds"
 mkdir -p "$t/big"
 if fallocate -l 300M "$t/big/2026W49.cq4" 2>/dev/null; then
     run analyze "$t/big"
     grep -q "MALLOC_TRIM_THRESHOLD_=1073741824" "$LOG" || fail "a large analyze kept glibc's trim threshold"
     grep -q -- "-XX:TieredStopAtLevel=1" "$LOG" && fail "a large analyze ran with C1 only"
+    grep -q -- "-XX:Tier4InvocationThreshold=50000 .*-XX:Tier4BackEdgeThreshold=400000" "$LOG" \
+        || fail "a large analyze kept C2's default compile thresholds"
     MALLOC_TRIM_THRESHOLD_=4096 run analyze "$t/big"
     grep -q "MALLOC_TRIM_THRESHOLD_=4096" "$LOG" || fail "the launcher overrode a trim threshold set in the environment"
     rm -f "$t/big/2026W49.cq4"
