@@ -48,6 +48,20 @@ grep -q -- "-XX:ArchiveClassesAtExit=$t/cache/rdmatrace/cds-[0-9]" "$LOG" || fai
 run capture --listen 0
 grep -q -- "SharedArchiveFile=$t/cache/rdmatrace/cds-capture-" "$LOG" || fail "capture took the analyze archive"
 
+# a bring-up of a few hundred events (< 640 KB on disk) compiles 4x later; more events compile at
+# the JVM's own thresholds, still C1 only below 256 MB
+run analyze "$t/trace"
+grep -q -- "-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=4" "$LOG" || fail "a small analyze did not compile late"
+mkdir -p "$t/medium"
+if fallocate -l 1M "$t/medium/2026W49.cq4" 2>/dev/null; then
+    run analyze "$t/medium"
+    grep -q -- "-XX:TieredStopAtLevel=1" "$LOG" || fail "a 1 MB analyze did not run with C1 only"
+    grep -q -- "CompileThresholdScaling" "$LOG" && fail "a 1 MB analyze compiled late"
+    rm -rf "$t/medium"
+else
+    echo "launcher_cds_test: SKIPPED the medium-input check (fallocate of 1 MB failed here)" >&2
+fi
+
 # large inputs (>= 256 MB on disk) keep freed memory in glibc; small ones run with its defaults
 run analyze "$t/trace"
 grep -q "MALLOC_TRIM_THRESHOLD_=unset" "$LOG" || fail "a small analyze changed glibc's malloc settings"
@@ -59,6 +73,7 @@ if fallocate -l 300M "$t/big/2026W49.cq4" 2>/dev/null; then
     grep -q -- "-XX:TieredStopAtLevel=1" "$LOG" && fail "a large analyze ran with C1 only"
     grep -q -- "-XX:Tier4InvocationThreshold=50000 .*-XX:Tier4BackEdgeThreshold=400000" "$LOG" \
         || fail "a large analyze kept C2's default compile thresholds"
+    grep -q -- "CompileThresholdScaling" "$LOG" && fail "a large analyze compiled late"
     MALLOC_TRIM_THRESHOLD_=4096 run analyze "$t/big"
     grep -q "MALLOC_TRIM_THRESHOLD_=4096" "$LOG" || fail "the launcher overrode a trim threshold set in the environment"
     rm -f "$t/big/2026W49.cq4"
