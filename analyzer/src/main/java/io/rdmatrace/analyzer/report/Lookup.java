@@ -27,8 +27,13 @@ final class Lookup {
         return rules;
     }
 
+    /** "0x000011": at least six hex digits (a report names thousands of QPs: no Formatter per name). */
     static String qpHex(Long qp) {
-        return qp == null ? "" : String.format("0x%06x", qp);
+        if (qp == null) {
+            return "";
+        }
+        String hex = Long.toHexString(qp);
+        return "0x" + "000000".substring(Math.min(6, hex.length())) + hex;
     }
 
     /** "host QP 0x000011", "host", or "(capture)" when the finding names no host. */
