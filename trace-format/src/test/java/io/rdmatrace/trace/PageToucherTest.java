@@ -73,7 +73,10 @@ class PageToucherTest {
             try {
                 long first = (a.position() + PageToucher.PAGE_BYTES - 1) & -PageToucher.PAGE_BYTES;
                 long last = a.position() + PageToucher.LEAD - PageToucher.PAGE_BYTES;
-                for (int i = 0; i < 1000 && t.touchedTo() <= last; i++) {
+                // The writer signals only when its appends cross a step, so the toucher's last run may have
+                // seen an earlier position than the last append's; one more signal makes a run that sees it.
+                t.signal();
+                for (int i = 0; i < 1000 && (t.seenPosition() != a.position() || t.touchedTo() <= last); i++) {
                     Thread.sleep(10); // a bound, not a speed check
                 }
                 assertThat(t.touchedTo()).as("the toucher's reach").isGreaterThan(last);
