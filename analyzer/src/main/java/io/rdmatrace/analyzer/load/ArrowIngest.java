@@ -14,8 +14,8 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Hands an {@link ArrowReader} to DuckDB through the Arrow C stream interface and appends its
- * rows to a base table, adding the host column in SQL (columns the batches do not carry stay
- * NULL), or to a table of one host's rows that has none.
+ * rows to a base table (columns the batches do not carry stay NULL), adding the host column in
+ * SQL when the batches do not carry it.
  */
 final class ArrowIngest {
     private final DuckDBConnection connection;
@@ -32,8 +32,11 @@ final class ArrowIngest {
         return insert(reader, "INSERT INTO " + table + " (host, " + names + ") SELECT " + literal(host) + ", " + names + " FROM ");
     }
 
-    /** As {@link #insert}, into a table of one host's rows that has no host column ({@link Table#createSqlWithoutHost}). */
-    long insertWithoutHost(String table, ArrowReader reader, List<Column> columns) throws SQLException {
+    /**
+     * As {@link #insert}, with no host added: the batches carry the host column themselves, or
+     * the table has none (one host's rows, {@link Table#createSqlWithoutHost}).
+     */
+    long insertColumns(String table, ArrowReader reader, List<Column> columns) throws SQLException {
         String names = names(columns);
         return insert(reader, "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM ");
     }

@@ -37,6 +37,9 @@ final class BatchBuilder {
     private int rows;
     private int chunkRows;
     private int limit;
+    /** A text column every row of the batch holds the same value in (-1: none), written when sealed. */
+    private int constantColumn = -1;
+    private byte[] constantValue;
 
     /** Wraps a root whose fields are {@code columns}, in order (an ArrowReader owns and closes it). */
     BatchBuilder(VectorSchemaRoot root, List<Column> columns) {
@@ -81,6 +84,16 @@ final class BatchBuilder {
         rows = 0;
         chunkRows = 0;
         limit = maxRows;
+        constantColumn = -1;
+    }
+
+    /** Gives every row of this batch {@code value} in text column {@code column} (set when the batch is sealed). */
+    void setTextOfEveryRow(int column, String value) {
+        if (types[column] != SqlType.VARCHAR) {
+            throw new IllegalArgumentException("column " + vectors[column].getName() + " is " + types[column] + ", not text");
+        }
+        constantColumn = column;
+        constantValue = value.getBytes(StandardCharsets.UTF_8);
     }
 
     boolean full() {
@@ -116,6 +129,12 @@ final class BatchBuilder {
     /** Copies the staged rows and makes the row count visible to readers of {@link #root()}. */
     void seal() {
         flushChunk();
+        if (constantColumn >= 0) {
+            VarCharVector column = (VarCharVector) vectors[constantColumn];
+            for (int r = 0; r < rows; r++) {
+                column.setSafe(r, constantValue);
+            }
+        }
         for (FieldVector vector : vectors) {
             vector.setValueCount(rows);
         }

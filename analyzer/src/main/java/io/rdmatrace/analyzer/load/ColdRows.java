@@ -49,9 +49,9 @@ final class ColdRows {
     private final Set<Long> threads = new HashSet<>();
     private long lastThread = Long.MIN_VALUE;
 
-    /** The tables that received rows. */
-    List<SparseRows> filled() {
-        return tables.stream().filter(t -> t.size() > 0).toList();
+    /** Every table's rows, empty ones too, in the same order for every host. */
+    List<SparseRows> tables() {
+        return tables;
     }
 
     /** Records the thread of a data-path event (those rows carry the thread id only). */

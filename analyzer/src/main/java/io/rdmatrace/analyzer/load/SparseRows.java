@@ -104,8 +104,16 @@ final class SparseRows {
         return columns;
     }
 
-    /** Writes rows [from, to) into a reset builder whose columns are {@link #presentColumns()}. */
-    void fill(BatchBuilder batch, int from, int to) {
+    /** Whether some row set the column at {@code position} (host not counted). */
+    boolean present(int position) {
+        return set[position] != null;
+    }
+
+    /**
+     * Writes rows [from, to) into a reset builder: {@code slots[c]} is the builder's column for
+     * this table's column {@code c}, consulted only for the columns some row set.
+     */
+    void fill(BatchBuilder batch, int from, int to, int[] slots) {
         int[] present = new int[set.length];
         int count = 0;
         for (int c = 0; c < set.length; c++) {
@@ -119,14 +127,14 @@ final class SparseRows {
             int at = r & (PAGE - 1);
             long bit = 1L << at;
             int word = at >>> 6;
-            for (int slot = 0; slot < count; slot++) {
-                int c = present[slot];
+            for (int i = 0; i < count; i++) {
+                int c = present[i];
                 long[] bits = set[c][page];
                 if (bits != null && (bits[word] & bit) != 0) {
                     if (text[c]) {
-                        batch.setText(slot, index, texts[c][page][at]);
+                        batch.setText(slots[c], index, texts[c][page][at]);
                     } else {
-                        batch.setLong(slot, index, longs[c][page][at]);
+                        batch.setLong(slots[c], index, longs[c][page][at]);
                     }
                 }
             }

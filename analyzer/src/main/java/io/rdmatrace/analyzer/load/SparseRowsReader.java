@@ -1,41 +1,86 @@
 package io.rdmatrace.analyzer.load;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Streams the rows of one {@link SparseRows} as Arrow batches of its present columns. */
+/**
+ * Streams the rows of one base table from several hosts' {@link SparseRows} as Arrow batches:
+ * the host column first, then every column some host's rows set, in table order (a host that
+ * never set one leaves it NULL). Each batch holds one host's rows, hosts in the order given.
+ * One insert for all hosts, because DuckDB's cost of an insert into a wide table is per column,
+ * not per row (~30 ms for {@code _call}'s present columns, whether 17 rows or 34).
+ */
 final class SparseRowsReader extends ArrowReader {
     private static final int BATCH_ROWS = 4096;
+    static final Column HOST = new Column("host", SqlType.VARCHAR);
 
-    private final SparseRows rows;
-    private final List<Column> columns;
-    private BatchBuilder batch;
-    private int next;
-
-    SparseRowsReader(BufferAllocator allocator, SparseRows rows) {
-        super(allocator);
-        this.rows = rows;
-        this.columns = rows.presentColumns();
+    /** One host's rows of the table. */
+    record Part(String host, SparseRows rows) {
     }
 
+    private final List<Part> parts;
+    private final List<Column> columns;
+    /** Per table column, its column in the batches (the host column is 0). */
+    private final int[] slots;
+    private BatchBuilder batch;
+    private int part;
+    private int next;
+
+    SparseRowsReader(BufferAllocator allocator, List<Part> parts) {
+        super(allocator);
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("no rows to read");
+        }
+        Table table = parts.get(0).rows().table();
+        for (Part p : parts) {
+            if (p.rows().table() != table) {
+                throw new IllegalArgumentException("rows of " + p.rows().table().name() + " among rows of " + table.name());
+            }
+        }
+        this.parts = List.copyOf(parts);
+        this.slots = new int[table.columns().size()];
+        Arrays.fill(slots, -1);
+        List<Column> columns = new ArrayList<>();
+        columns.add(HOST);
+        for (int c = 0; c < slots.length; c++) {
+            for (Part p : parts) {
+                if (p.rows().present(c)) {
+                    slots[c] = columns.size();
+                    columns.add(table.columns().get(c));
+                    break;
+                }
+            }
+        }
+        this.columns = List.copyOf(columns);
+    }
+
+    /** The batches' columns: host, then the present ones in table order. */
     List<Column> columns() {
         return columns;
     }
 
     @Override
     public boolean loadNextBatch() throws java.io.IOException {
-        if (next >= rows.size()) {
+        while (part < parts.size() && next >= parts.get(part).rows().size()) {
+            part++;
+            next = 0;
+        }
+        if (part == parts.size()) {
             return false;
         }
         if (batch == null) {
             batch = new BatchBuilder(getVectorSchemaRoot(), columns);
         }
+        SparseRows rows = parts.get(part).rows();
         int to = Math.min(rows.size(), next + BATCH_ROWS);
         batch.reset(to - next);
-        rows.fill(batch, next, to);
+        rows.fill(batch, next, to, slots);
+        batch.setTextOfEveryRow(0, parts.get(part).host());
         batch.seal();
         next = to;
         return true;

@@ -208,19 +208,21 @@ public final class TraceLoader {
                     }
                 }));
             }
-            // The hosts' other rows go in on this one connection in one transaction, each host's as
-            // soon as its pass is over. Two connections appending to one table commit separately,
-            // and DuckDB copies every commit after the first into the table again (its rows sit in
-            // the committing transaction's own storage until then): for the ~350 columns of _call
-            // that copy touched as much fresh memory as the rows themselves (measured on a 1,000-QP
-            // bring-up's two hosts, DuckDB alone: 0.75 s and 25k page faults -> 0.25-0.31 s and 10.5k).
-            List<HostLoad> loads = new ArrayList<>();
+            List<HostPass> passes = new ArrayList<>();
+            for (Future<HostPass> future : futures) {
+                passes.add(await(future));
+            }
+            // The hosts' other rows go in on this one connection in one transaction. Two connections
+            // appending to one table commit separately, and DuckDB copies every commit after the first
+            // into the table again (its rows sit in the committing transaction's own storage until
+            // then): for the ~350 columns of _call that copy touched as much fresh memory as the rows
+            // themselves (measured on a 1,000-QP bring-up's two hosts, DuckDB alone: 0.75 s and 25k
+            // page faults -> 0.25-0.31 s and 10.5k).
+            List<HostLoad> loads;
             execute(connection, "BEGIN TRANSACTION");
             boolean committed = false;
             try {
-                for (Future<HostPass> future : futures) {
-                    loads.add(finish(await(future), connection));
-                }
+                loads = finish(passes, connection);
                 execute(connection, "COMMIT");
                 committed = true;
             } finally {
@@ -277,7 +279,7 @@ public final class TraceLoader {
     }
 
     private HostLoad loadOpen(OpenHost open, DuckDBConnection target) throws SQLException {
-        return finish(pass(open, target), target);
+        return finish(List.of(pass(open, target)), target).get(0);
     }
 
     /**
@@ -317,16 +319,24 @@ public final class TraceLoader {
         return new HostPass(open, cold, events, status, detail, reader.session().formatVersion().toString(), start);
     }
 
-    /** Appends a host's other rows and its {@code _host} row through {@code target}. */
-    private HostLoad finish(HostPass pass, DuckDBConnection target) throws SQLException {
-        OpenHost open = pass.open();
-        try (BufferAllocator own = allocator.newChildAllocator(open.host(), 0, Long.MAX_VALUE)) {
-            loadCold(open.host(), pass.cold(), new ArrowIngest(target, own), own);
+    /**
+     * Appends the other rows of every host in {@code passes}, one insert per table for all of them
+     * (see {@link SparseRowsReader}), then their {@code _host} rows, through {@code target}.
+     */
+    private List<HostLoad> finish(List<HostPass> passes, DuckDBConnection target) throws SQLException {
+        List<HostCold> cold = passes.stream().map(p -> new HostCold(p.open().host(), p.cold())).toList();
+        try (BufferAllocator own = allocator.newChildAllocator("cold rows", 0, Long.MAX_VALUE)) {
+            loadCold(cold, new ArrowIngest(target, own), own);
         }
-        HostLoad load = new HostLoad(open.folder().toString(), open.host(), pass.status(), pass.detail(), pass.events(),
-                System.nanoTime() - pass.startNanos());
-        recordHost(target, load, pass.formatVersion());
-        return load;
+        List<HostLoad> loads = new ArrayList<>();
+        for (HostPass pass : passes) {
+            OpenHost open = pass.open();
+            HostLoad load = new HostLoad(open.folder().toString(), open.host(), pass.status(), pass.detail(), pass.events(),
+                    System.nanoTime() - pass.startNanos());
+            recordHost(target, load, pass.formatVersion());
+            loads.add(load);
+        }
+        return loads;
     }
 
     /** Loads one host folder; never throws for bad data. */
@@ -364,7 +374,7 @@ public final class TraceLoader {
             DatapathStore.Target datapath, DuckDBConnection connection) throws SQLException {
         ColdRows cold = new ColdRows();
         long events = loadDatapath(host, cursor, cold, ingest, allocator, datapath, connection);
-        loadCold(host, cold, ingest, allocator);
+        loadCold(List.of(new HostCold(host, cold)), ingest, allocator);
         return events;
     }
 
@@ -379,7 +389,7 @@ public final class TraceLoader {
             if (datapath.hostColumn()) {
                 ingest.insert(datapath.table(), host, part, DatapathWriter.COLUMNS);
             } else {
-                ingest.insertWithoutHost(datapath.table(), part, DatapathWriter.COLUMNS);
+                ingest.insertColumns(datapath.table(), part, DatapathWriter.COLUMNS);
             }
             lastPart = part.rows();
             if (!pass.exhausted() || datapath.checkpointLast(lastPart)) {
@@ -389,11 +399,24 @@ public final class TraceLoader {
         return pass.events();
     }
 
-    private static void loadCold(String host, ColdRows cold, ArrowIngest ingest, BufferAllocator allocator)
-            throws SQLException {
-        for (SparseRows rows : cold.filled()) {
-            SparseRowsReader reader = new SparseRowsReader(allocator, rows);
-            ingest.insert(rows.table().name(), host, reader, reader.columns());
+    /** One host's rows of the low-volume tables. */
+    private record HostCold(String host, ColdRows cold) {
+    }
+
+    private static void loadCold(List<HostCold> hosts, ArrowIngest ingest, BufferAllocator allocator) throws SQLException {
+        int tables = hosts.get(0).cold().tables().size();
+        for (int t = 0; t < tables; t++) {
+            List<SparseRowsReader.Part> parts = new ArrayList<>();
+            for (HostCold host : hosts) {
+                SparseRows rows = host.cold().tables().get(t);
+                if (rows.size() > 0) {
+                    parts.add(new SparseRowsReader.Part(host.host(), rows));
+                }
+            }
+            if (!parts.isEmpty()) {
+                SparseRowsReader reader = new SparseRowsReader(allocator, parts);
+                ingest.insertColumns(parts.get(0).rows().table().name(), reader, reader.columns());
+            }
         }
     }
 

@@ -48,14 +48,18 @@ class SparseRowsTest {
         assertThat(rows.presentColumns()).extracting(Column::name).containsExactly("a", "b", "flag", "late");
 
         int r = 0;
-        try (BufferAllocator allocator = new RootAllocator(); SparseRowsReader reader = new SparseRowsReader(allocator, rows)) {
+        try (BufferAllocator allocator = new RootAllocator();
+                SparseRowsReader reader = new SparseRowsReader(allocator, List.of(new SparseRowsReader.Part("h", rows)))) {
+            assertThat(reader.columns()).extracting(Column::name).containsExactly("host", "a", "b", "flag", "late");
             while (reader.loadNextBatch()) {
                 VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                VarCharVector host = (VarCharVector) root.getVector("host");
                 BigIntVector a = (BigIntVector) root.getVector("a");
                 VarCharVector b = (VarCharVector) root.getVector("b");
                 BitVector flag = (BitVector) root.getVector("flag");
                 IntVector late = (IntVector) root.getVector("late");
                 for (int i = 0; i < root.getRowCount(); i++, r++) {
+                    assertThat(new String(host.get(i), StandardCharsets.UTF_8)).isEqualTo("h");
                     if (r == 10) {
                         assertThat(a.get(i)).isEqualTo(2);
                     } else if (r % 3 == 0) {
@@ -82,6 +86,43 @@ class SparseRowsTest {
             }
         }
         assertThat(r).isEqualTo(n);
+    }
+
+    @Test
+    void severalHostsRows_readBackInHostOrder_withEachHostsName_andTheColumnsAnyHostSet() throws Exception {
+        SparseRows a = new SparseRows(TABLE);
+        for (int r = 0; r < 3; r++) {
+            a.add().put("a", r);
+        }
+        SparseRows b = new SparseRows(TABLE);
+        b.add().put("b", "x").put("late", 7);
+        b.add().put("a", 40);
+        SparseRows other = new SparseRows(new Table("_u", TABLE.columns()));
+        try (BufferAllocator allocator = new RootAllocator()) {
+            assertThatThrownBy(() -> new SparseRowsReader(allocator, List.of(new SparseRowsReader.Part("a", a),
+                    new SparseRowsReader.Part("o", other)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("_u");
+            try (SparseRowsReader reader = new SparseRowsReader(allocator, List.of(new SparseRowsReader.Part("host-a", a),
+                    new SparseRowsReader.Part("host-b", b)))) {
+                assertThat(reader.columns()).extracting(Column::name).containsExactly("host", "a", "b", "late");
+                StringBuilder seen = new StringBuilder();
+                while (reader.loadNextBatch()) {
+                    VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        seen.append(root.getVector("host").getObject(i)).append(' ')
+                                .append(root.getVector("a").getObject(i)).append(' ')
+                                .append(root.getVector("b").getObject(i)).append(' ')
+                                .append(root.getVector("late").getObject(i)).append('\n');
+                    }
+                }
+                assertThat(seen.toString()).isEqualTo("""
+                        host-a 0 null null
+                        host-a 1 null null
+                        host-a 2 null null
+                        host-b null x 7
+                        host-b 40 null null
+                        """);
+            }
+        }
     }
 
     @Test
