@@ -7,6 +7,10 @@
 /* Payload of queryQp0: the QP_ATTR block (+ two AH blocks), then a QP_INIT block. */
 #define QUERY_INIT_BASE QA_BLOCK_NSLOTS
 
+/* query0 starts from this (all zero): gcc zeroes a 144-byte struct with `rep stos`, ~30 cycles on
+ * the AMD EPYC this was measured on (a twelfth of a JNI query_qp); a copy is nine vector stores. */
+static const struct ibv_qp_attr zero_qp_attr;
+
 JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_ProtectionDomain_createQp0(JNIEnv *env, jclass cls, jlong lib,
                                                                            jlong pd_handle, jlong io)
 {
@@ -73,9 +77,8 @@ JNIEXPORT void JNICALL Java_io_rdmatrace_verbs_QueuePair_query0(JNIEnv *env, jcl
     if (w == NULL || qp == NULL || s == NULL || !require_symbol(env, w, w->query_qp, "ibv_query_qp")) {
         return;
     }
-    struct ibv_qp_attr attr;
+    struct ibv_qp_attr attr = zero_qp_attr;   /* the provider may leave fields unanswered */
     struct ibv_qp_init_attr init;
-    memset(&attr, 0, sizeof(attr));
     memset(&init, 0, sizeof(init));
     errno = 0;
     int64_t t0 = now_ns();
