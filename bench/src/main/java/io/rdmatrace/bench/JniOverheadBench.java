@@ -5,6 +5,7 @@ import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.NativeLoops;
 import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QpQuery;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.SendFlag;
@@ -31,9 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * and Java wrapper alone, and cTimed − c the price of timing each call. SampleTime mode: read
  * the p0.50 rows; on a busy machine the mean is dominated by descheduled samples.
  * <ul>
- *   <li>queryQp: ibv_query_qp of every attribute. {@code jni_queryQp} is the same JNI entry point
- *       without decoding (crossing + C timing alone); {@code api_queryQp} also builds the records
- *       (~60 fields, 10 objects).</li>
+ *   <li>queryQp: ibv_query_qp of every attribute. {@code api_queryQp} returns an immutable
+ *       {@link QpQuery} (the QP_ATTR block copied out, decoded on first use: 5 objects, 584 bytes);
+ *       {@code api_queryQpInto} answers into a reused {@link QpQueryBuffer} (no allocation);
+ *       {@code jni_queryQp} is the JNI entry point alone (crossing + C timing, no result).</li>
  *   <li>reqNotify: ibv_req_notify_cq, an inline data-path helper (ctx->ops) that costs a lock.</li>
  *   <li>pollEmpty: ibv_poll_cq on an empty CQ; softverbs yields the CPU when it finds nothing,
  *       so this mostly measures sched_yield.</li>
@@ -59,6 +61,7 @@ public class JniOverheadBench {
     private SendBatch write;
     private CompletionBatch wcs;
     private QpAttrMask all;
+    private QpQueryBuffer answer;
     private long insideNanos;
     private long calls;
     private long roundTrips;
@@ -68,6 +71,7 @@ public class JniOverheadBench {
         pair = new JniLoopbackPair();
         qp = pair.a.qp;
         all = QueuePair.ALL_ATTRIBUTES;
+        answer = new QpQueryBuffer();
         wcs = new CompletionBatch(16);
         write = new SendBatch(1, 1);
         write.clear().add(1, WrOpcode.RDMA_WRITE, SendFlag.bits(SendFlag.SIGNALED)).sge(pair.a.mr, 0, 64)
@@ -93,6 +97,14 @@ public class JniOverheadBench {
     }
 
     @Benchmark
+    public QpQueryBuffer api_queryQpInto() {
+        if (qp.query(all, answer) != 0) {
+            throw new IllegalStateException("ibv_query_qp failed: errno " + answer.errno());
+        }
+        return answer;
+    }
+
+    @Benchmark
     @OperationsPerInvocation(C_LOOP)
     public double c_queryQp() {
         return NativeLoops.queryQp(qp, all, C_LOOP, false);
@@ -107,6 +119,15 @@ public class JniOverheadBench {
     @Benchmark
     public long jni_queryQp() {
         return NativeLoops.queryQpUndecoded(qp, all);
+    }
+
+    /**
+     * A sample that does nothing: the clock reads JMH makes around every sample, which each
+     * single-call api_/jni_ sample includes and the C loops (1,000 calls a sample) do not.
+     */
+    @Benchmark
+    public long sampleFloor() {
+        return calls;
     }
 
     @Benchmark

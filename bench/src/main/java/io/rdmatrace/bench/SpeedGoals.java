@@ -30,7 +30,8 @@ import io.rdmatrace.trace.synth.SyntheticTrace;
  *   <li>recorder per event p50 ({@code CaptureRecorderBench.modifyQp}) / a raw Chronicle append of the
  *       same message ({@code TraceAppendBench.rawChronicleBaseline}), JMH, one fork each per round, up to 3 rounds</li>
  *   <li>recorded / bare 1,000-QP bring-up ({@link CaptureBringUpPair}, alternating in one JVM)</li>
- *   <li>JNI {@code query_qp} over the same call looped in C ({@code JniOverheadBench}, p50 difference)</li>
+ *   <li>JNI {@code query_qp} into a reused answer buffer over the same call looped in C
+ *       ({@code JniOverheadBench}, p50 difference; also the query answered as an immutable {@code QpQuery})</li>
  * </ol>
  * Rows 1–4 run the {@code rdmatrace} launcher of the checkout this jar was built in (its JVM flags and
  * caches are part of what a user waits for). Traces are generated once under the work folder
@@ -117,7 +118,7 @@ public final class SpeedGoals {
                 case 4 -> goals.thirtyOverTen();
                 case 5 -> goals.add(JmhGoals.recorderOverChronicle(Math.max(1, Math.min(runs, 3)))); // ~25 s a round
                 case 6 -> goals.add(JmhGoals.recordedOverBare(runs));
-                case 7 -> goals.add(JmhGoals.jniOverC());
+                case 7 -> JmhGoals.jniOverC().forEach(goals::add);
                 default -> throw new IllegalStateException("row " + row + " passed the option check");
             }
         }

@@ -156,6 +156,11 @@ final class Codec {
         return slots;
     }
 
+    /** {@code f}'s payload slot in a QP_ATTR block (and its AH blocks) at payload slot 0. */
+    static int qpSlot(QpField f) {
+        return QP_SLOT[f.ordinal()];
+    }
+
     /** A QP_ATTR block and its two AH blocks at payload slot 0: every field, by its descriptor. */
     static void writeQpAttr(CallBuffer io, QpAttr a) {
         for (QpField f : QpField.all()) {

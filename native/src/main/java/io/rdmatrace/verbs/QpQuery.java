@@ -44,10 +44,17 @@ public final class QpQuery {
         this.recvCqHandle = recvCqHandle;
     }
 
-    /** Keeps {@code raw} (a QP_ATTR block, not shared with anyone) and decodes it on first use. */
-    static QpQuery undecoded(byte[] raw, QpAttrMask mask, int qpNum, QpType qpType, QpCap initCap, boolean sqSigAll,
-                             long sendCqHandle, long recvCqHandle) {
-        return new QpQuery(null, raw, mask, qpNum, qpType, initCap, sqSigAll, sendCqHandle, recvCqHandle);
+    /**
+     * A query's answer in a call block's payload ({@code io}: the QP_ATTR block, then the QP_INIT
+     * block): keeps {@code raw}, the QP_ATTR block's bytes copied out of it (not shared with
+     * anyone), and decodes them on first use.
+     */
+    static QpQuery answer(SlotSource io, byte[] raw, QpAttrMask mask) {
+        int init = Slots.QA_BLOCK;
+        return new QpQuery(null, raw, mask, io.getInt(init + Slots.QpInit.QP_NUM.ordinal()),
+                QpType.of(io.getInt(init + Slots.QpInit.QP_TYPE.ordinal())), Codec.readQpInitCap(io, init),
+                io.getInt(init + Slots.QpInit.SQ_SIG_ALL.ordinal()) != 0,
+                io.get(init + Slots.QpInit.SEND_CQ.ordinal()), io.get(init + Slots.QpInit.RECV_CQ.ordinal()));
     }
 
     public QpAttr attr() {

@@ -8,8 +8,6 @@ public final class QueuePair extends VerbsResource {
     /** Every mask bit ibv_query_qp understands. */
     public static final QpAttrMask ALL_ATTRIBUTES = QpAttrMask.of(QpAttrField.values());
 
-    private static final int QUERY_INIT_BASE = Slots.QA_BLOCK;
-
     private final ProtectionDomain pd;
     private final QpInitAttr init;
     private final QpCap granted;
@@ -86,18 +84,29 @@ public final class QueuePair extends VerbsResource {
         CallStatus status = io.status();
         QpQuery result = null;
         if (status.ok()) {
-            result = QpQuery.undecoded(io.copyBytes(0, QUERY_INIT_BASE), mask,
-                    io.getInt(QUERY_INIT_BASE + Slots.QpInit.QP_NUM.ordinal()),
-                    QpType.of(io.getInt(QUERY_INIT_BASE + Slots.QpInit.QP_TYPE.ordinal())),
-                    Codec.readQpInitCap(io, QUERY_INIT_BASE),
-                    io.getInt(QUERY_INIT_BASE + Slots.QpInit.SQ_SIG_ALL.ordinal()) != 0,
-                    io.get(QUERY_INIT_BASE + Slots.QpInit.SEND_CQ.ordinal()),
-                    io.get(QUERY_INIT_BASE + Slots.QpInit.RECV_CQ.ordinal()));
+            result = QpQuery.answer(io, io.copyBytes(0, Slots.QA_BLOCK), mask);
         }
         if (context.observed()) {
             context.emit(new VerbCall.QueryQp(qp, qpNum, mask, result, status));
         }
         return Codec.outcome("ibv_query_qp", result, status);
+    }
+
+    /**
+     * {@code ibv_query_qp} into {@code into}, which keeps the answer until the next query: returns
+     * 0 or the errno, as {@link #postSend} does. Allocates nothing unless a listener is installed
+     * (it gets an immutable copy, as from {@link #tryQuery}).
+     */
+    public int query(QpAttrMask mask, QpQueryBuffer into) {
+        long qp = live("ibv_query_qp");
+        // query0 writes the status and every slot it answers (the structs are zeroed in C)
+        query0(context.lib(), qp, mask.bits(), into.begin(mask));
+        into.answered();
+        if (context.observed()) {
+            CallStatus status = into.status();
+            context.emit(new VerbCall.QueryQp(qp, qpNum, mask, status.ok() ? into.toQuery() : null, status));
+        }
+        return into.errno();
     }
 
     /** The query as {@link #tryQuery} makes it, minus decoding and listener (for {@link NativeLoops}). */

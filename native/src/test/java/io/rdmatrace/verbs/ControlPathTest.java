@@ -3,6 +3,8 @@ package io.rdmatrace.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmatrace.abi.QpField;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -209,6 +211,64 @@ class ControlPathTest {
                 .map(VerbCall.CreateQp.class::cast).findFirst().orElseThrow();
         assertThat(created.init().cap()).isEqualTo(new QpCap(10, 20, 2, 3, 16));
         assertThat(created.granted().maxRecvWr()).isGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    void qp_queryIntoReusedBuffer_answersAsTheRecordQueryAndFollowsEachQuery() {
+        RecordingListener rec = new RecordingListener();
+        int access = AccessFlag.bits(AccessFlag.REMOTE_WRITE);
+        try (Context ctx = soft.a().open(rec)) {
+            ProtectionDomain pd = ctx.allocPd();
+            CompletionQueue cq = ctx.createCq(16);
+            QueuePair qp = pd.createQp(new QpInitAttr(cq, cq, QpType.RC, new QpCap(10, 20, 2, 3, 16), true));
+            QpQueryBuffer answer = new QpQueryBuffer();
+            assertThat(answer.ok()).isFalse();
+            assertThatThrownBy(answer::attr).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no ibv_query_qp has answered");
+
+            assertThat(qp.query(QueuePair.ALL_ATTRIBUTES, answer)).isZero();
+            assertTimedOk(answer.status());
+            assertThat(answer.ok()).isTrue();
+            assertThat(answer.ret()).isZero();
+            assertThat(answer.durationNanos()).isPositive();
+            assertThat(answer.mask()).isEqualTo(QueuePair.ALL_ATTRIBUTES);
+            QpQuery record = qp.query();
+            assertThat(answer.attr()).isEqualTo(record.attr());
+            assertThat(answer.attr().qpState()).isEqualTo(QpState.RESET);
+            assertThat(answer.qpNum()).isEqualTo(qp.qpNum());
+            assertThat(answer.qpType()).isEqualTo(QpType.RC);
+            assertThat(answer.sqSigAll()).isTrue();
+            assertThat(answer.initCap()).isEqualTo(qp.cap());
+            assertThat(answer.sendCqHandle()).isEqualTo(cq.handle());
+            assertThat(answer.recvCqHandle()).isEqualTo(cq.handle());
+            QpQuery kept = answer.toQuery();
+            assertThat(kept).isEqualTo(record);
+
+            qp.modify(QpAttr.builder().qpState(QpState.INIT).pkeyIndex(0).portNum(1).qpAccessFlags(access));
+            assertThat(qp.query(QpAttrMask.of(QpAttrField.STATE), answer)).isZero();
+            assertThat(answer.mask()).isEqualTo(QpAttrMask.of(QpAttrField.STATE));
+            assertThat(answer.attr().qpState()).as("decoded anew after each query").isEqualTo(QpState.INIT);
+            assertThat(answer.attr().qpAccessFlags()).isEqualTo(access);
+            assertThat(answer.get(QpField.QP_STATE)).isEqualTo(QpState.INIT.value());
+            assertThat(answer.get(QpField.QP_ACCESS_FLAGS)).isEqualTo(access);
+            assertThatThrownBy(() -> answer.get(QpField.AH_DGID)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(kept.attr().qpState()).as("a copy keeps its own answer").isEqualTo(QpState.RESET);
+
+            qp.destroy();
+            assertThatThrownBy(() -> qp.query(QueuePair.ALL_ATTRIBUTES, answer))
+                    .isInstanceOf(ResourceClosedException.class);
+            assertThat(answer.attr().qpState()).as("a refused call leaves the last answer").isEqualTo(QpState.INIT);
+            cq.destroy();
+            pd.destroy();
+        }
+        // the listener gets an immutable copy of each buffered answer, as from tryQuery
+        List<VerbCall.QueryQp> queries = rec.calls.stream().filter(VerbCall.QueryQp.class::isInstance)
+                .map(VerbCall.QueryQp.class::cast).toList();
+        assertThat(queries).hasSize(3);
+        assertThat(queries.get(0).result()).isEqualTo(queries.get(1).result());
+        assertTimedOk(queries.get(0).status());
+        assertThat(queries.get(2).mask()).isEqualTo(QpAttrMask.of(QpAttrField.STATE));
+        assertThat(queries.get(2).result().attr().qpState()).isEqualTo(QpState.INIT);
     }
 
     @Test

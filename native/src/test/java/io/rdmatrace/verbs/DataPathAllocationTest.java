@@ -3,13 +3,15 @@ package io.rdmatrace.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.rdmatrace.abi.QpField;
 import java.lang.management.ManagementFactory;
 
 import org.junit.jupiter.api.Test;
 
 /**
  * post_recv, post_send and poll_cq allocate nothing on the Java heap once warm: the recorder
- * and the capture run them in loops. Measured with the thread's allocation counter.
+ * and the capture run them in loops; nor does a query_qp into a reused {@link QpQueryBuffer}.
+ * Measured with the thread's allocation counter.
  */
 class DataPathAllocationTest {
     private static final int ROUNDS = 200;
@@ -34,6 +36,37 @@ class DataPathAllocationTest {
             // 0 when warm; the slack covers a stray deoptimization, not a per-call allocation
             assertThat(allocated).as("bytes allocated by %d post/poll calls", calls).isLessThan(1024);
         }
+    }
+
+    @Test
+    void queryIntoBuffer_allocatesNothingPerCall() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeThat(mx).as("needs com.sun.management.ThreadMXBean for allocation counts")
+                .isInstanceOf(com.sun.management.ThreadMXBean.class);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        try (SoftDevices soft = SoftDevices.open("aq");
+             Loopback lb = Loopback.connected(soft, QpType.RC)) {
+            QpQueryBuffer answer = new QpQueryBuffer();
+            long states = queries(lb.a.qp, answer, ROUNDS); // warm-up: class init, JIT
+            long tid = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(tid);
+            states += queries(lb.a.qp, answer, ROUNDS);
+            long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            assertThat(states).as("every answer said RTS").isEqualTo(2L * ROUNDS * QpState.RTS.value());
+            assertThat(allocated).as("bytes allocated by %d queries", ROUNDS).isLessThan(1024);
+        }
+    }
+
+    /** The sum of the answers' qp_state values, so each answer is read. */
+    private static long queries(QueuePair qp, QpQueryBuffer answer, int n) {
+        long states = 0;
+        for (int i = 0; i < n; i++) {
+            if (qp.query(QueuePair.ALL_ATTRIBUTES, answer) != 0) {
+                throw new AssertionError("query_qp failed: errno " + answer.errno());
+            }
+            states += answer.get(QpField.QP_STATE);
+        }
+        return states;
     }
 
     /** Returns how many polls it took; every wait is bounded. */
