@@ -56,6 +56,11 @@ public final class Gid {
         return new Gid(raw);
     }
 
+    /** True when the 16 bytes of {@code bytes} from {@code from} are this GID (compared in place). */
+    boolean matches(byte[] bytes, int from) {
+        return Arrays.equals(raw, 0, 16, bytes, from, from + 16);
+    }
+
     public byte[] raw() {
         return raw.clone();
     }

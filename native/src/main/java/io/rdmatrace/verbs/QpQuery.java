@@ -1,5 +1,9 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.CType;
+import io.rdmatrace.abi.QpField;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
@@ -14,6 +18,8 @@ import java.util.Objects;
  * two threads asking at once decode twice and get equal values.
  */
 public final class QpQuery {
+    private static final VarHandle SLOT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
     private final QpAttrMask mask;
     private final int qpNum;
     private final QpType qpType;
@@ -77,6 +83,43 @@ public final class QpQuery {
             attr = a;   // QpAttr is immutable (final fields): safe to publish this way
         }
         return a;
+    }
+
+    /**
+     * One number field, as {@code attr().get(f)} reads it, straight from the answer without decoding
+     * the others (a recorder writes every field once and needs no {@link QpAttr}); a GID field throws.
+     */
+    public long get(QpField f) {
+        if (raw == null) {
+            return attr.get(f);
+        }
+        if (f.cType() == CType.GID) {
+            throw new IllegalArgumentException(f + " is a GID: use gid()");
+        }
+        int v = (int) (long) SLOT.get(raw, Codec.qpSlot(f) * 8);
+        return f.cType() == CType.U32 ? Integer.toUnsignedLong(v) : v;
+    }
+
+    /** A GID field, as {@code attr().gid(f)} reads it (all zero: {@link Gid#ZERO}), without decoding the others. */
+    public Gid gid(QpField f) {
+        if (raw == null || f.cType() != CType.GID) {
+            return attr().gid(f);
+        }
+        int at = Codec.qpSlot(f) * 8;
+        if ((long) SLOT.get(raw, at) == 0 && (long) SLOT.get(raw, at + 8) == 0) {
+            return Gid.ZERO;
+        }
+        byte[] g = new byte[16];
+        System.arraycopy(raw, at, g, 0, 16);
+        return Gid.wrap(g);
+    }
+
+    /** True when GID field {@code f} is {@code gid}, compared in place (no copy of the answer's bytes). */
+    public boolean gidEquals(QpField f, Gid gid) {
+        if (raw == null || f.cType() != CType.GID) {
+            return attr().gid(f).equals(gid);
+        }
+        return gid.matches(raw, Codec.qpSlot(f) * 8);
     }
 
     public QpAttrMask mask() {

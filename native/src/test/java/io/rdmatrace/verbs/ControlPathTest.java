@@ -3,6 +3,7 @@ package io.rdmatrace.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmatrace.abi.CType;
 import io.rdmatrace.abi.QpField;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -337,6 +338,27 @@ class ControlPathTest {
             assertThat(av.grh().sgidIndex()).isEqualTo(lb.a.gidIndex);
             assertThat(av.grh().hopLimit()).isEqualTo(1);
             assertThat(av.portNum()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void queryAnswerFields_readInPlace_areTheDecodedAttributes() {
+        try (Loopback lb = Loopback.connected(soft, QpType.RC)) {
+            QpQuery inPlace = lb.a.qp.query();
+            QpAttr decoded = lb.a.qp.query().attr();
+            for (QpField f : QpField.all()) {
+                if (f.cType() == CType.GID) {
+                    assertThat(inPlace.gid(f)).as(f.cName()).isEqualTo(decoded.gid(f));
+                    assertThat(inPlace.gidEquals(f, decoded.gid(f))).as(f.cName()).isTrue();
+                    assertThat(inPlace.gidEquals(f, Gid.parse("fe80:0:0:0:0:0:0:1"))).as(f.cName()).isFalse();
+                    assertThatThrownBy(() -> inPlace.get(f)).isInstanceOf(IllegalArgumentException.class);
+                } else {
+                    assertThat(inPlace.get(f)).as(f.cName()).isEqualTo(decoded.get(f));
+                }
+            }
+            assertThat(inPlace.gid(QpField.AH_DGID)).isEqualTo(lb.b.gid);
+            assertThat(inPlace.gid(QpField.ALT_AH_DGID)).isSameAs(Gid.ZERO);
+            assertThat(inPlace.get(QpField.SQ_PSN)).isEqualTo(0x1000 + lb.a.qp.qpNum());
         }
     }
 

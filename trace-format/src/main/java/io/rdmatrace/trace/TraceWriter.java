@@ -151,6 +151,20 @@ public final class TraceWriter implements AutoCloseable {
         return encodeCall(verb, handle, ret, errno, durationNanos, in, out, wrs);
     }
 
+    /**
+     * As {@link #call(Verb, long, int, int, long, Attrs, Attrs)} with the attributes in rows (the
+     * recorder's largest calls: the same bytes the rows' {@link AttrRow#toAttrs()} would give).
+     */
+    public synchronized long call(Verb verb, long handle, int ret, int errno, long durationNanos, AttrRow in,
+                                  AttrRow out) {
+        Objects.requireNonNull(verb, "verb");
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(out, "out");
+        begin(EventKind.CALL);
+        EventEncoder.call(sink, verb, handle, ret, errno, durationNanos, in, out);
+        return finish();
+    }
+
     private long encodeCall(Verb verb, long handle, int ret, int errno, long durationNanos, AttrEntries in,
                             AttrEntries out, List<WorkRequest> wrs) {
         Objects.requireNonNull(verb, "verb");

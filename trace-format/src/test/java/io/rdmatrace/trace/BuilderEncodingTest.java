@@ -1,6 +1,7 @@
 package io.rdmatrace.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -96,6 +97,73 @@ class BuilderEncodingTest {
             assertThat(c.in()).isEqualTo(inSet);
             assertThat(c.out()).isEqualTo(outSet);
         }
+    }
+
+    @Test
+    void callFromRows_isTheCallFromTheirSets_byteForByte() {
+        Random r = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            AttrRow in = row(r, round);
+            AttrRow out = row(r, round + 1);
+            ByteSink rows = new ByteSink(16);
+            EventEncoder.call(rows, Verb.IBV_QUERY_QP, 0x5600 + round, -round, round, 1_500, in, out);
+            ByteSink sets = new ByteSink(16);
+            EventEncoder.call(sets, Verb.IBV_QUERY_QP, 0x5600 + round, -round, round, 1_500, in.toAttrs(),
+                    out.toAttrs(), List.of());
+            assertThat(rows.toByteArray()).as("round %d: %s / %s", round, in, out).containsExactly(sets.toByteArray());
+        }
+    }
+
+    @Test
+    void aRowRefusesAttributesOutOfCodeOrder_orOfTheWrongKind() {
+        assertThatThrownBy(() -> new AttrRow(List.of(Attr.SQ_PSN, Attr.QP_NUM), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ascend");
+        assertThatThrownBy(() -> new AttrRow(List.of(Attr.QP_NUM, Attr.QP_NUM), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ascend");
+        assertThatThrownBy(() -> new AttrRow(List.of(Attr.DGID), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is a TEXT");
+        assertThatThrownBy(() -> new AttrRow(List.of(), List.of(Attr.QP_NUM)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a TEXT");
+        assertThat(AttrRow.EMPTY.toAttrs()).isSameAs(Attrs.EMPTY);
+    }
+
+    @Test
+    void writerCallFromRows_readsBackAsTheSameEvent(@TempDir Path dir) throws Exception {
+        AttrRow in = new AttrRow(List.of(Attr.QP_NUM, Attr.ATTR_MASK), List.of());
+        in.set(in.indexOf(Attr.QP_NUM), 0x11);
+        in.set(in.indexOf(Attr.ATTR_MASK), 0x1fffff);
+        AttrRow out = new AttrRow(List.of(Attr.QP_STATE, Attr.SQ_PSN), List.of(Attr.DGID));
+        out.set(out.indexOf(Attr.QP_STATE), 3);
+        out.set(out.indexOf(Attr.SQ_PSN), 0xffffff);
+        out.setText(out.textIndexOf(Attr.DGID), "::ffff:10.0.0.1");
+        SessionInfo s = new SessionInfo("t", "h", "t", "none", "", Map.of(), Attrs.EMPTY, List.of(), List.of());
+        try (TraceWriter w = TraceWriter.create(dir, s)) {
+            w.call(Verb.IBV_QUERY_QP, 0x77, 0, 0, 900, in, out);
+        }
+        CallEvent c = TraceReader.readAll(dir.resolve("h")).events().stream()
+                .filter(e -> e instanceof CallEvent).map(e -> (CallEvent) e).findFirst().orElseThrow();
+        assertThat(c.verb()).isEqualTo(Verb.IBV_QUERY_QP);
+        assertThat(c.handle()).isEqualTo(0x77);
+        assertThat(c.durationNanos()).isEqualTo(900);
+        assertThat(c.in()).isEqualTo(Attrs.builder().put(Attr.QP_NUM, 0x11).put(Attr.ATTR_MASK, 0x1fffff).build());
+        assertThat(c.out()).isEqualTo(Attrs.builder().put(Attr.QP_STATE, 3).put(Attr.SQ_PSN, 0xffffff)
+                .put(Attr.DGID, "::ffff:10.0.0.1").build());
+        assertThat(c.wrs()).isEmpty();
+    }
+
+    /** A row of a random subset of the attributes (ascending), values at random, text with a non-ASCII letter. */
+    private static AttrRow row(Random r, int round) {
+        List<Attr> numeric = Arrays.stream(BY_CODE).filter(a -> r.nextBoolean()).toList();
+        List<Attr> text = Arrays.stream(TEXT).sorted(Comparator.comparingInt(Attr::code))
+                .filter(a -> round % 5 != 0 && r.nextBoolean()).toList();
+        AttrRow row = new AttrRow(numeric, text);
+        for (int i = 0; i < numeric.size(); i++) {
+            row.set(i, r.nextBoolean() ? r.nextInt(1 << 20) : r.nextLong());
+        }
+        for (int i = 0; i < text.size(); i++) {
+            row.setText(i, "v" + r.nextInt(100) + "\u00e9");
+        }
+        return row;
     }
 
     /** Puts in ascending code order (mode 0, the recorders' way), descending (1), or at random with repeats (2, 3). */

@@ -1,6 +1,7 @@
 package io.rdmatrace.capture.record;
 
 import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.AttrRow;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.GidText;
 import io.rdmatrace.trace.TraceWriter;
@@ -13,6 +14,7 @@ import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.VerbCall;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -38,6 +40,12 @@ public final class CallMapper {
 
     private final Attrs.Builder inBuilder = Attrs.builder();
     private final Attrs.Builder outBuilder = Attrs.builder();
+    /** ibv_query_qp's inputs (QP_NUM, ATTR_MASK) and outputs: rows, the largest event's fast path. */
+    private final AttrRow queryIn = new AttrRow(
+            List.of(Attr.QP_NUM, Attr.ATTR_MASK).stream().sorted(Comparator.comparingInt(Attr::code)).toList(), List.of());
+    private final int queryQpNumAt = queryIn.indexOf(Attr.QP_NUM);
+    private final int queryMaskAt = queryIn.indexOf(Attr.ATTR_MASK);
+    private final QueryOutputs queryOut = new QueryOutputs();
     private final GidCache gids = new GidCache();
     /** The fields of the attr_masks seen last (a bring-up cycles through INIT, RTR and RTS), replaced in turn. */
     private final ModifyFields[] recentMasks = new ModifyFields[8];
@@ -49,6 +57,9 @@ public final class CallMapper {
     private int errno;
     private long durationNanos;
     private List<WorkRequest> wrs = List.of();
+    /** The rows the call last filled holds its in/out in (modify_qp, query_qp), or null: then the builders. */
+    private AttrRow inRow;
+    private AttrRow outRow;
 
     public Mapped map(VerbCall call) {
         fill(call);
@@ -57,11 +68,16 @@ public final class CallMapper {
 
     /** The call last filled as a value (built attribute sets: it outlives the next fill). */
     Mapped mapped() {
-        return new Mapped(verb, handle, ret, errno, durationNanos, inBuilder.build(), outBuilder.build(), wrs);
+        Attrs in = inRow != null ? inRow.toAttrs() : inBuilder.build();
+        Attrs out = outRow != null ? outRow.toAttrs() : outBuilder.build();
+        return new Mapped(verb, handle, ret, errno, durationNanos, in, out, wrs);
     }
 
-    /** Writes the call last filled straight from the builders (the same bytes {@link #mapped()} would give). */
+    /** Writes the call last filled straight from its rows or builders (the same bytes {@link #mapped()} would give). */
     long writeTo(TraceWriter w) {
+        if (inRow != null) {
+            return w.call(verb, handle, ret, errno, durationNanos, inRow, outRow);
+        }
         return w.call(verb, handle, ret, errno, durationNanos, inBuilder, outBuilder, wrs);
     }
 
@@ -76,8 +92,21 @@ public final class CallMapper {
 
     /** Maps {@code call} into the builders and fields (see {@link #map}). */
     void fill(VerbCall call) {
-        Attrs.Builder in = inBuilder.clear();
-        Attrs.Builder out = outBuilder.clear();
+        // the bring-up's most frequent calls first, written from rows
+        if (call instanceof VerbCall.QueryQp c) {
+            queryIn.set(queryQpNumAt, Integer.toUnsignedLong(c.qpNum()));
+            queryIn.set(queryMaskAt, Integer.toUnsignedLong(c.mask().bits()));
+            filledRows(queryIn, c.result() != null ? queryOut.fill(c.result(), gids) : AttrRow.EMPTY);
+            filled(Verb.IBV_QUERY_QP, c.qpHandle(), c.status());
+            return;
+        }
+        if (call instanceof VerbCall.ModifyQp c) {
+            filledRows(modifyFields(c.mask().bits()).fill(c.qpNum(), c.attr(), gids), AttrRow.EMPTY);
+            filled(Verb.IBV_MODIFY_QP, c.qpHandle(), c.status());
+            return;
+        }
+        Attrs.Builder in = clearBuilders();
+        Attrs.Builder out = outBuilder;
         Verb verb;
         long handle;
         if (call instanceof VerbCall.GetDeviceList c) {
@@ -191,18 +220,6 @@ public final class CallMapper {
                 }
                 out.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
             }
-        } else if (call instanceof VerbCall.ModifyQp c) {
-            verb = Verb.IBV_MODIFY_QP;
-            handle = c.qpHandle();
-            VerbAttrs.modifyInputs(in, c.qpNum(), c.attr(), modifyFields(c.mask().bits()), gids);
-        } else if (call instanceof VerbCall.QueryQp c) {
-            verb = Verb.IBV_QUERY_QP;
-            handle = c.qpHandle();
-            in.put(Attr.QP_NUM, Integer.toUnsignedLong(c.qpNum()));
-            in.put(Attr.ATTR_MASK, Integer.toUnsignedLong(c.mask().bits()));
-            if (c.result() != null) {
-                VerbAttrs.queryOutputs(out, c.result(), gids);
-            }
         } else if (call instanceof VerbCall.DestroyQp c) {
             verb = Verb.IBV_DESTROY_QP;
             handle = c.qpHandle();
@@ -222,6 +239,24 @@ public final class CallMapper {
         filled(verb, handle, s.ret(), s.errno(), s.durationNanos(), List.of());
     }
 
+    private void filled(Verb verb, long handle, CallStatus s) {
+        filled(verb, handle, s.ret(), s.errno(), s.durationNanos(), List.of());
+    }
+
+    /** The call's in/out are these rows (until the next fill). */
+    private void filledRows(AttrRow in, AttrRow out) {
+        inRow = in;
+        outRow = out;
+    }
+
+    /** Clears both builders for a call mapped into them; returns {@code in}. */
+    private Attrs.Builder clearBuilders() {
+        inRow = null;
+        outRow = null;
+        outBuilder.clear();
+        return inBuilder.clear();
+    }
+
     private ModifyFields modifyFields(int mask) {
         for (ModifyFields m : recentMasks) {
             if (m != null && m.mask() == mask) {
@@ -239,7 +274,7 @@ public final class CallMapper {
      * failure, and the whole chain when the post has more than that (see {@link WrChains}).
      */
     void fillPostSend(QueuePair qp, SendBatch b) {
-        Attrs.Builder in = inBuilder.clear();
+        Attrs.Builder in = clearBuilders();
         int count = b.count();
         int sges = count > 0 ? b.numSge(0) : 0;
         if (sges > 0) {
@@ -259,7 +294,7 @@ public final class CallMapper {
     }
 
     void fillPostRecv(QueuePair qp, RecvBatch b) {
-        Attrs.Builder in = inBuilder.clear();
+        Attrs.Builder in = clearBuilders();
         int count = b.count();
         int sges = count > 0 ? b.numSge(0) : 0;
         if (sges > 0) {
@@ -279,8 +314,8 @@ public final class CallMapper {
     }
 
     void fillPoll(long cqHandle, CompletionBatch b) {
-        inBuilder.clear().put(Attr.NUM_ENTRIES, b.capacity());
-        outBuilder.clear().put(Attr.POLLED, Math.max(0, b.ret()));
+        clearBuilders().put(Attr.NUM_ENTRIES, b.capacity());
+        outBuilder.put(Attr.POLLED, Math.max(0, b.ret()));
         filled(Verb.IBV_POLL_CQ, cqHandle, b.ret(), b.errno(), b.durationNanos(), List.of());
     }
 

@@ -1,7 +1,9 @@
 package io.rdmatrace.capture.record;
 
+import io.rdmatrace.abi.QpField;
 import io.rdmatrace.trace.GidText;
 import io.rdmatrace.verbs.Gid;
+import io.rdmatrace.verbs.QpQuery;
 
 /**
  * Remembers the last GID formatted (as {@link GidText#format}): a capture formats the same one or two
@@ -19,6 +21,14 @@ public final class GidCache {
             last = gid;
         }
         return lastText;
+    }
+
+    /** Same for GID field {@code f} of a query answer, compared in place: no copy when it is the last one. */
+    public String text(QpQuery q, QpField f) {
+        if (last != null && q.gidEquals(f, last)) {
+            return lastText;
+        }
+        return text(q.gid(f));
     }
 
     /** Same for raw GID bytes (an out-of-band PARAMS message). */

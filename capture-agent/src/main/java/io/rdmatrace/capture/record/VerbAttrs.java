@@ -1,15 +1,11 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.abi.QpField;
-import io.rdmatrace.abi.QpMask;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.QpFieldAttrs;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.PortAttr;
-import io.rdmatrace.verbs.QpAttr;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpQuery;
 
@@ -19,77 +15,11 @@ public final class VerbAttrs {
     }
 
     /**
-     * Exactly the ibv_qp_attr fields {@code mask} selects, plus the QP number and the mask itself (what
-     * ibv_modify_qp was given): every recorded field of the verbs ABI model whose mask bit is set.
-     * Attributes go in ascending code order: the builder then sorts nothing.
+     * Every ibv_qp_attr field of a query answer plus its init attributes, as an ibv_query_qp event
+     * records them ({@link QueryOutputs}).
      */
-    public static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, int mask, GidCache gids) {
-        modifyInputs(b, qpNum, a, ModifyFields.of(mask), gids);
-    }
-
-    /** Same, with the fields of the mask already picked out (see {@link ModifyFields}). */
-    static void modifyInputs(Attrs.Builder b, int qpNum, QpAttr a, ModifyFields selected, GidCache gids) {
-        int n = selected.count();
-        int idsAt = selected.idsAt();
-        for (int i = 0; i < n; i++) {
-            if (i == idsAt) {
-                putIds(b, qpNum, selected.mask());
-            }
-            put(b, selected.field(i), selected.attr(i), a, gids);
-        }
-        if (idsAt == n) {
-            putIds(b, qpNum, selected.mask());
-        }
-    }
-
-    private static void putIds(Attrs.Builder b, int qpNum, int mask) {
-        b.put(Attr.QP_NUM, Integer.toUnsignedLong(qpNum));
-        b.put(Attr.ATTR_MASK, Integer.toUnsignedLong(mask));
-    }
-
-    /** Every ibv_qp_attr field of a query answer, plus its init attributes (type, granted caps, CQs). */
-    public static void queryOutputs(Attrs.Builder b, QpQuery q) {
-        queryOutputs(b, q, null);
-    }
-
-    /**
-     * Same, formatting the GID through {@code gids} (null: no cache); ascending code order. The caps are
-     * the init attributes' (what the QP was granted), not ibv_qp_attr.cap.
-     */
-    public static void queryOutputs(Attrs.Builder b, QpQuery q, GidCache gids) {
-        QpAttr a = q.attr();
-        b.put(Attr.SEND_CQ, q.sendCqHandle());
-        b.put(Attr.RECV_CQ, q.recvCqHandle());
-        boolean initPut = false;
-        for (QpField f : QpFieldAttrs.recorded()) {
-            Attr attr = QpFieldAttrs.attr(f);
-            if (!initPut && attr.code() > Attr.QP_TYPE.code()) {
-                putInit(b, q);
-                initPut = true;
-            }
-            if (f.mask() != QpMask.CAP) {
-                put(b, f, attr, a, gids);
-            }
-        }
-        if (!initPut) {
-            putInit(b, q);
-        }
-    }
-
-    private static void putInit(Attrs.Builder b, QpQuery q) {
-        b.put(Attr.QP_TYPE, q.qpType().value());
-        b.put(Attr.SQ_SIG_ALL, q.sqSigAll());
-        cap(b, q.initCap());
-        b.put(Attr.QP_NUM, Integer.toUnsignedLong(q.qpNum()));
-    }
-
-    /** One field as its trace attribute: a boolean, a GID's text, or the number. */
-    private static void put(Attrs.Builder b, QpField f, Attr attr, QpAttr a, GidCache gids) {
-        switch (f.kind()) {
-            case BOOL -> b.put(attr, a.get(f) != 0);
-            case PEER_GID -> b.put(attr, gids != null ? gids.text(a.gid(f)) : GidText.format(a.gid(f).raw()));
-            default -> b.put(attr, a.get(f));
-        }
+    public static Attrs queryOutputs(QpQuery q) {
+        return new QueryOutputs().fill(q, new GidCache()).toAttrs();
     }
 
     public static void ah(Attrs.Builder b, AhAttr ah) {

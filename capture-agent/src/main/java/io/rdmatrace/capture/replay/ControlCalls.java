@@ -293,11 +293,8 @@ final class ControlCalls {
             return missing("QP");
         }
         Outcome<QpQuery> o = qp.tryQuery(QpAttrMask.ofBits((int) c.in().get(Attr.ATTR_MASK, 0)));
-        Attrs.Builder out = Attrs.builder();
-        if (o instanceof Outcome.Ok<QpQuery> ok) {
-            VerbAttrs.queryOutputs(out, ok.value());
-        }
-        return Replayed.Done.of(o.status(), out.build());
+        Attrs out = o instanceof Outcome.Ok<QpQuery> ok ? VerbAttrs.queryOutputs(ok.value()) : Attrs.EMPTY;
+        return Replayed.Done.of(o.status(), out);
     }
 
     private Replayed destroy(CallEvent c) {
