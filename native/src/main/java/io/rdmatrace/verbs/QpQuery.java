@@ -2,8 +2,6 @@ package io.rdmatrace.verbs;
 
 import io.rdmatrace.abi.CType;
 import io.rdmatrace.abi.QpField;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
@@ -18,7 +16,7 @@ import java.util.Objects;
  * two threads asking at once decode twice and get equal values.
  */
 public final class QpQuery {
-    private static final VarHandle SLOT = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final QpAttrMask mask;
     private final int qpNum;
@@ -96,7 +94,7 @@ public final class QpQuery {
         if (f.cType() == CType.GID) {
             throw new IllegalArgumentException(f + " is a GID: use gid()");
         }
-        int v = (int) (long) SLOT.get(raw, Codec.qpSlot(f) * 8);
+        int v = slotInt(Codec.qpSlot(f) * 8);
         return f.cType() == CType.U32 ? Integer.toUnsignedLong(v) : v;
     }
 
@@ -106,12 +104,24 @@ public final class QpQuery {
             return attr().gid(f);
         }
         int at = Codec.qpSlot(f) * 8;
-        if ((long) SLOT.get(raw, at) == 0 && (long) SLOT.get(raw, at + 8) == 0) {
+        if (Gid.ZERO.matches(raw, at)) {
             return Gid.ZERO;
         }
         byte[] g = new byte[16];
         System.arraycopy(raw, at, g, 0, 16);
         return Gid.wrap(g);
+    }
+
+    /**
+     * The int a slot at byte {@code at} holds (its low half, in native order), assembled from bytes:
+     * a VarHandle read costs far more until the JIT compiles the caller, and recorders run C1 only.
+     */
+    private int slotInt(int at) {
+        byte[] r = raw;
+        if (LITTLE_ENDIAN) {
+            return (r[at] & 0xFF) | (r[at + 1] & 0xFF) << 8 | (r[at + 2] & 0xFF) << 16 | r[at + 3] << 24;
+        }
+        return r[at + 4] << 24 | (r[at + 5] & 0xFF) << 16 | (r[at + 6] & 0xFF) << 8 | (r[at + 7] & 0xFF);
     }
 
     /** True when GID field {@code f} is {@code gid}, compared in place (no copy of the answer's bytes). */
