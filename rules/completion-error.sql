@@ -9,6 +9,7 @@
 --   ended an rdma_cm connection (rdma_disconnect, a DISCONNECTED event) are not reported.
 -- fix: Fix the first cause with evidence; the matching finding (psn-misaligned,
 --   recv-not-posted, mr-access-missing, ...) says how.
+-- when: SELECT 1 FROM _completion_stats WHERE status <> 0 LIMIT 1
 WITH first_error_any AS (
     SELECT host, qp_num,
            coalesce(min(first_seq) FILTER (WHERE status <> 5), min(first_seq)) AS seq,

@@ -9,26 +9,8 @@
 --   ibv_query_gid(_ex) on an empty GID table slot.
 -- fix: See the likely cause in the message; the more specific findings on the same event
 --   (illegal-attr-mask, grh-missing, queue-full, ...) say what to change.
-WITH failed AS (
-    SELECT host, seq, verb, handle, qp_num, errno, errno_name, ret, in_attr_mask, in_access, in_cqe,
-           in_max_send_wr, in_max_recv_wr, in_max_send_sge, in_max_recv_sge, in_num_sge, in_qp_type,
-           in_path_mtu, in_port_num, in_timeout
-    FROM _ctl c
-    WHERE NOT ok AND NOT EXISTS (SELECT 1 FROM _probe_calls p WHERE p.host = c.host AND p.seq = c.seq)
-      -- enumerating the GID table: an empty slot answers ENODATA, which is not a failure
-      AND NOT (verb IN ('ibv_query_gid', 'ibv_query_gid_ex') AND errno = 61)
-    UNION ALL
-    SELECT d.host, d.seq, v.name, d.handle, coalesce(d.qp_num, q.qp_num), d.err::INTEGER, errno_name(d.err), d.ret,
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL, CASE WHEN d.verb = 22 THEN NULL ELSE d.count1 END,
-           NULL, NULL, NULL, NULL
-    -- failed data-path calls, filtered before any join (22 = ibv_poll_cq, which returns a count):
-    -- in two conjunctive halves, which DuckDB checks inside the scan of the compressed columns (the
-    -- one condition with an OR was checked after the scan had read 7 columns of every poll)
-    FROM (SELECT * FROM _datapath WHERE kind = 2 AND ret < 0
-          UNION ALL
-          SELECT * FROM _datapath WHERE kind = 2 AND ret > 0 AND verb <> 22) d
-    JOIN _verb v ON v.code = d.verb
-    LEFT JOIN _qp_handle q ON q.host = d.host AND q.handle = d.handle AND d.seq >= q.create_seq AND d.seq < q.until_seq),
+-- when: SELECT 1 FROM _failed_calls LIMIT 1
+WITH failed AS (SELECT * FROM _failed_calls),
 with_state AS (
     -- the QP state when the call was made: the state after the last modify before it
     SELECT f.*, t.state_after AS qp_state

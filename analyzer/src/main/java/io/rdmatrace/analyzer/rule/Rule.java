@@ -15,9 +15,11 @@ import io.rdmatrace.analyzer.Severity;
  * @param explanation why it matters (may span several lines)
  * @param fix         what to change
  * @param sql         the body: one DuckDB SELECT over the documented views
+ * @param when        header {@code when:}, a SELECT that must return a row for the rule to run at all
+ *                    (it can only skip a rule that would have found nothing); empty: the rule always runs
  * @param origin      where it came from ("builtin" or the user file's path), for messages
  */
-public record Rule(String id, Severity severity, Role role, String title, String explanation, String fix, String sql, String origin) {
+public record Rule(String id, Severity severity, Role role, String title, String explanation, String fix, String sql, String when, String origin) {
     public Rule {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(severity, "severity");
@@ -26,6 +28,7 @@ public record Rule(String id, Severity severity, Role role, String title, String
         Objects.requireNonNull(explanation, "explanation");
         Objects.requireNonNull(fix, "fix");
         Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(when, "when");
         Objects.requireNonNull(origin, "origin");
     }
 }

@@ -17,8 +17,8 @@ import io.rdmatrace.analyzer.Severity;
 public final class RuleParser {
     /** The header keys, all required, in the order they are written. */
     static final List<String> KEYS = List.of("id", "severity", "title", "explanation", "fix");
-    /** Header keys that may be left out: {@code role} (default: cause). */
-    static final List<String> OPTIONAL_KEYS = List.of("role");
+    /** Header keys that may be left out: {@code role} (default: cause), {@code when} (default: always run). */
+    static final List<String> OPTIONAL_KEYS = List.of("role", "when");
     private static final Pattern KEY_LINE = Pattern.compile("^([a-z]+):\\s?(.*)$");
     private static final Pattern ID = Pattern.compile("^[a-z0-9]+(-[a-z0-9]+)*$");
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
@@ -89,8 +89,15 @@ public final class RuleParser {
             }
         }
         String body = body(lines, bodyStart);
+        String when = "";
+        if (header.containsKey("when")) {
+            when = header.get("when").toString().strip();
+            if (!isOneSelect(when)) {
+                throw new RuleFormatException("'-- when:' must be one SELECT (or WITH ... SELECT) without ';', found '" + when + "'");
+            }
+        }
         return new Rule(id, severity, role, header.get("title").toString(), header.get("explanation").toString(),
-                header.get("fix").toString(), body, origin);
+                header.get("fix").toString(), body, when, origin);
     }
 
     private static void appendContinuation(StringBuilder value, String comment) {
@@ -101,6 +108,12 @@ public final class RuleParser {
         } else {
             value.append(' ').append(comment);
         }
+    }
+
+    private static boolean isOneSelect(String sql) {
+        Matcher first = FIRST_WORD.matcher(sql);
+        String word = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
+        return (word.equals("SELECT") || word.equals("WITH") || word.equals("FROM")) && !sql.contains(";");
     }
 
     private static String body(String[] lines, int start) throws RuleFormatException {

@@ -15,7 +15,7 @@ import io.rdmatrace.analyzer.Severity;
 /** Rules are taken longest SQL first, and their outcomes still come back in the rules' order. */
 class RuleRunnerOrderTest {
     private static Rule rule(String id, String sql) {
-        return new Rule(id, Severity.INFO, Role.CAUSE, id, "", "", sql, "builtin");
+        return new Rule(id, Severity.INFO, Role.CAUSE, id, "", "", sql, "", "builtin");
     }
 
     private static String select(String message, int padding) {

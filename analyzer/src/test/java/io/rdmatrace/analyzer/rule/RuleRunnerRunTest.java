@@ -15,7 +15,7 @@ import io.rdmatrace.analyzer.Severity;
 /** One rule run: its columns checked against the output contract from its result, its rows read, its failure contained. */
 class RuleRunnerRunTest {
     private static Rule rule(String sql) {
-        return new Rule("r", Severity.WARNING, Role.CAUSE, "r", "", "", sql, "builtin");
+        return new Rule("r", Severity.WARNING, Role.CAUSE, "r", "", "", sql, "", "builtin");
     }
 
     private static RuleOutcome run(String sql) throws Exception {
@@ -58,5 +58,39 @@ class RuleRunnerRunTest {
         RuleOutcome outcome = run("SELECT * FROM no_such_relation");
         assertThat(outcome.findings()).isEmpty();
         assertThat(outcome.problem().toString()).contains("rules/r.sql").contains("no_such_relation");
+    }
+
+    private static final String ONE_ROW = "SELECT 'h' AS host, 1::BIGINT AS qp, []::STRUCT(host VARCHAR, seq BIGINT)[] AS evidence,"
+            + " 'm' AS message";
+
+    private static RuleOutcome runWhen(String when) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
+            return new RuleRunner(connection).run(new Rule("r", Severity.WARNING, Role.CAUSE, "r", "", "", ONE_ROW, when, "builtin"));
+        }
+    }
+
+    @Test
+    void run_whenReturnsARow_theRuleRuns() throws Exception {
+        RuleOutcome outcome = runWhen("SELECT 1 FROM range(3) WHERE range = 2");
+        assertThat(outcome.problem()).isNull();
+        assertThat(outcome.findings()).extracting(f -> f.message()).containsExactly("m");
+    }
+
+    @Test
+    void run_whenReturnsNoRow_theRuleIsSkipped_withoutAProblem() throws Exception {
+        RuleOutcome outcome = runWhen("SELECT 1 FROM range(3) WHERE range = 7");
+        assertThat(outcome.problem()).isNull();
+        assertThat(outcome.findings()).isEmpty();
+    }
+
+    @Test
+    void run_whenFails_aProblemSaysSo_neverASilentSkip() throws Exception {
+        RuleOutcome outcome = runWhen("SELECT 1 FROM no_such_gate");
+        assertThat(outcome.findings()).isEmpty();
+        assertThat(outcome.problem().toString()).contains("rules/r.sql").contains("when: ").contains("no_such_gate");
+        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
+            assertThat(new RuleRunner(connection).bindCheck(new Rule("r", Severity.WARNING, Role.CAUSE, "r", "", "", ONE_ROW,
+                    "SELECT 1 FROM no_such_gate", "builtin"))).hasValueSatisfying(p -> assertThat(p).startsWith("when: "));
+        }
     }
 }
