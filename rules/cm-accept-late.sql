@@ -11,6 +11,7 @@
 -- fix: Call rdma_accept (or rdma_reject) from the event loop as soon as the CONNECT_REQUEST
 --   arrives; do slow setup (memory registration, buffers) before rdma_listen or after the
 --   connection is established.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 WITH requests AS (
     SELECT e.host, e.seq, e.ts_ns, e.cm_id,
            -- the request's new id has no QP yet: the one rdma_create_qp gives it

@@ -12,6 +12,7 @@
 --   rdma_reject) on the new id from the event loop, without waiting for other work; an
 --   application that needs time can raise the client's timeout (rdma_set_option
 --   RDMA_OPTION_ID_ACK_TIMEOUT) but should not rely on it.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 WITH requests AS (
     SELECT e.host, e.seq, e.ts_ns, e.cm_id,
            -- the request's new id has no QP yet: the one rdma_create_qp gives it

@@ -11,6 +11,7 @@
 -- fix: Pass the values through rdma_cm instead (rdma_conn_param: responder_resources,
 --   initiator_depth, retry_count, rnr_retry_count; rdma_set_option for the ACK timeout / TOS),
 --   or create the QP yourself and use rdma_init_qp_attr for every transition.
+-- when: SELECT 1 FROM _cm_nested LIMIT 1
 WITH fields AS (
     SELECT t.host, t.qp_num, t.seq, t.from_state_name, t.to_state_name, n.seq IS NOT NULL AS by_cm,
            unnest([

@@ -11,6 +11,7 @@
 -- fix: Agree on the end of the exchange before disconnecting: the side that disconnects first
 --   should wait for its last receive (or an application-level "done" message) so the peer's
 --   sends have completed; a peer that vanished needs its own trace or log to say why.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 WITH disc AS (
     SELECT e.host, e.seq, e.ts_ns, e.cm_id, e.qp_num, e.src_addr, e.dst_addr
     FROM cm_events e

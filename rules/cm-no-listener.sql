@@ -10,6 +10,7 @@
 -- fix: Start the server (rdma_listen) before the client connects, or retry the connect after a
 --   short wait; connect to the address, port and port space (RDMA_PS_TCP / RDMA_PS_UDP) the
 --   server listens on.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 WITH refused AS (
     SELECT e.host, e.seq, e.ts_ns, e.cm_id, e.qp_num, e.dst_addr, e.port_space, e.event_name, e.cm_status,
            coalesce(_cm_call_before(e.host, e.cm_id, e.seq, 'rdma_connect'), e.seq) AS connect_seq

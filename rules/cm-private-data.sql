@@ -13,6 +13,7 @@
 -- fix: Keep the connect message within the limit (send a version and the essentials, exchange
 --   the rest over the connection once it is established), and do not check the received
 --   private_data_len against the size sent.
+-- when: SELECT 1 FROM _ctl WHERE verb LIKE 'rdma_%' LIMIT 1
 WITH pdata AS (
     SELECT c.host, c.seq, c.verb, c.qp_num, c.ok, c.errno_name, c.in_private_data_len AS len, c.in_dst_addr,
            coalesce((SELECT max(i.in_port_space) FROM _ctl i

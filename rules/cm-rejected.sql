@@ -10,6 +10,7 @@
 -- fix: For reason 28, read the private data the peer sent and fix what its application refused
 --   (often a version, size or credential check); for the other reasons, the reason names what
 --   the peer's CM could not accept.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 WITH rejected AS (
     SELECT e.host, e.seq, e.cm_id, e.qp_num, e.src_addr, e.dst_addr, e.cm_status AS reason,
            e.private_data, e.private_data_len,

@@ -12,6 +12,7 @@
 --   on both ends, check that the destination answers ARP on that interface and that the route
 --   to it leaves through the RDMA device; for ROUTE_ERROR check the GID table (RoCE: the
 --   address must appear as a GID) and the subnet manager (InfiniBand).
+-- when: SELECT 1 FROM cm_events LIMIT 1
 SELECT e.host, e.qp_num::BIGINT AS qp,
        [ev(e.host, coalesce(_cm_call_before(e.host, e.cm_id, e.seq,
                                              CASE e.cm_event_type WHEN 1 THEN 'rdma_resolve_addr'

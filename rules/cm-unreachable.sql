@@ -13,6 +13,7 @@
 --   rdma_listen, that the address belongs to its RDMA device, and that QP1 / CM traffic (RoCE:
 --   UDP 4791) passes between the hosts (firewall, VLAN, PFC); a peer that comes up later needs
 --   the client to retry.
+-- when: SELECT 1 FROM cm_events LIMIT 1
 SELECT e.host, e.qp_num::BIGINT AS qp,
        [ev(e.host, coalesce(_cm_call_before(e.host, e.cm_id, e.seq, 'rdma_connect'), e.seq)), ev(e.host, e.seq)] AS evidence,
        e.host || ' connected to ' || coalesce(e.dst_addr, '?') || ': RDMA_CM_EVENT_' || e.event_name
