@@ -51,7 +51,7 @@ public final class AnalysisDatabase implements AutoCloseable {
     private boolean finished;
 
     /** A started database: its connection, the base tables created, and where data-path rows go. */
-    private record Started(DuckDBConnection connection, DatapathStore datapath) {
+    record Started(DuckDBConnection connection, DatapathStore datapath) {
     }
 
     private AnalysisDatabase(FutureTask<Started> start, BufferAllocator allocator) {
@@ -72,7 +72,7 @@ public final class AnalysisDatabase implements AutoCloseable {
 
     /** An in-memory database. */
     public static AnalysisDatabase inMemory() {
-        return open("jdbc:duckdb:", true);
+        return inMemory(beginInMemoryStart());
     }
 
     /**
@@ -98,12 +98,25 @@ public final class AnalysisDatabase implements AutoCloseable {
      * @param inMemory whether DuckDB keeps the tables uncompressed (then the data path is stored compressed apart)
      */
     private static AnalysisDatabase open(String url, boolean inMemory) {
+        return new AnalysisDatabase(beginStart(url, inMemory), new RootAllocator());
+    }
+
+    /** An in-memory database's start, begun on a thread of its own; {@link #inMemory(FutureTask)} takes it over. */
+    static FutureTask<Started> beginInMemoryStart() {
+        return beginStart("jdbc:duckdb:", true);
+    }
+
+    /** The in-memory database whose start {@link #beginInMemoryStart()} began. */
+    static AnalysisDatabase inMemory(FutureTask<Started> start) {
+        return new AnalysisDatabase(start, new RootAllocator());
+    }
+
+    private static FutureTask<Started> beginStart(String url, boolean inMemory) {
         FutureTask<Started> start = new FutureTask<>(() -> start(url, inMemory));
-        AnalysisDatabase database = new AnalysisDatabase(start, new RootAllocator());
         Thread thread = new Thread(start, "rdmatrace-duckdb-start");
         thread.setDaemon(true);
         thread.start();
-        return database;
+        return start;
     }
 
     private static Started start(String url, boolean inMemory) throws SQLException {

@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisDatabase;
 import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.AnalysisWarmUp;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
@@ -52,6 +53,13 @@ import picocli.CommandLine.Spec;
                 "  rdmatrace analyze --rules my-rules/ --db trace.duckdb trace/     (then: duckdb trace.duckdb)",
                 "  rdmatrace analyze --list-rules --verbose"})
 final class AnalyzeCommand implements Callable<Integer> {
+
+    /** Awaited before the first use of Chronicle or Arrow; its database is the in-memory one. */
+    private final AnalysisWarmUp warmUp;
+
+    AnalyzeCommand(AnalysisWarmUp warmUp) {
+        this.warmUp = warmUp;
+    }
 
     @Spec
     CommandSpec spec;
@@ -109,14 +117,9 @@ final class AnalyzeCommand implements Callable<Integer> {
                 throw new EnvironmentException(folder + ": no such folder");
             }
         }
-        AnalysisDatabase database = open(); // DuckDB starts on another thread while the rules are read
-        RuleSet rules;
-        try {
-            rules = RuleCatalog.load(ruleFolders);
-        } catch (RuntimeException e) {
-            database.close();
-            throw e;
-        }
+        RuleSet rules = RuleCatalog.load(ruleFolders); // while the warm-up's threads finish
+        warmUp.await();
+        AnalysisDatabase database = open();
         try (Analysis analysis = Analysis.open(database, folders)) {
             LoadReport load = analysis.load();
             if (!load.anyReadable() && load.hosts().stream().noneMatch(h -> !h.status().equals("IGNORED"))) {
@@ -145,10 +148,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    private AnalysisDatabase open() {
+    private AnalysisDatabase open() throws SQLException {
         if (db == null) {
-            return AnalysisDatabase.inMemory();
+            return warmUp.inMemoryDatabase();
         }
+        warmUp.discardDatabase();
         try {
             return AnalysisDatabase.inFile(db);
         } catch (IllegalArgumentException e) {

@@ -2,11 +2,14 @@ package io.rdmatrace.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Set;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+
+import io.rdmatrace.analyzer.AnalysisWarmUp;
 
 /**
  * The {@code rdmatrace} command. Every verb is a {@code Callable<Integer>} registered in
@@ -35,32 +38,61 @@ public final class Main implements Runnable {
     @Spec
     CommandSpec spec;
 
-    /** The verbs, in the order `rdmatrace --help` lists them. Add a verb here, nowhere else. */
-    static List<Object> verbs() {
+    /** The verbs that load traces into DuckDB: they await the {@link AnalysisWarmUp} started before the parse. */
+    private static final Set<String> ANALYSING_VERBS = Set.of("analyze", "show", "timeline");
+    /** Options after which a verb loads nothing (a listing or a help text). */
+    private static final Set<String> NOTHING_LOADED = Set.of("-h", "--help", "-V", "--version", "--list-rules");
+
+    /**
+     * The verbs, in the order `rdmatrace --help` lists them. Add a verb here, nowhere else.
+     *
+     * @param warmUp the library warm-up the analysing verbs await
+     */
+    static List<Object> verbs(AnalysisWarmUp warmUp) {
         return List.of(
-                new AnalyzeCommand(),
+                new AnalyzeCommand(warmUp),
                 new DemoCommand(),
                 new CaptureCommand(),
                 new RecordCommand(),
                 new DiffCommand(),
                 new ExportCommand(),
                 new ReplayCommand(),
-                new TimelineCommand(),
-                new ShowCommand(),
+                new TimelineCommand(warmUp),
+                new ShowCommand(warmUp),
                 new DevicesCommand()
         );
     }
 
     public static void main(String[] args) {
         JvmDefaults.apply();
+        // before the parse: picocli keeps one core busy meanwhile, the warm-up takes the other
+        AnalysisWarmUp warmUp = loadsTraces(args) ? AnalysisWarmUp.start() : AnalysisWarmUp.none();
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(execute(out, err, args));
+        System.exit(execute(out, err, warmUp, args));
+    }
+
+    /** Whether this command line will load traces into DuckDB, as far as the words alone say. */
+    static boolean loadsTraces(String... args) {
+        if (args.length < 2 || !ANALYSING_VERBS.contains(args[0])) {
+            return false;
+        }
+        for (String arg : args) {
+            if (NOTHING_LOADED.contains(arg)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Runs one command line in-process; tests call this with their own writers. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = newCommandLine();
+        return execute(out, err, AnalysisWarmUp.none(), args);
+    }
+
+    /** Runs one command line whose analysing verbs await {@code warmUp}. */
+    static int execute(PrintWriter out, PrintWriter err, AnalysisWarmUp warmUp, String... args) {
+        CommandLine commandLine = newCommandLine(warmUp);
         commandLine.setOut(out);
         commandLine.setErr(err);
         int code = commandLine.execute(args);
@@ -70,8 +102,12 @@ public final class Main implements Runnable {
     }
 
     static CommandLine newCommandLine() {
+        return newCommandLine(AnalysisWarmUp.none());
+    }
+
+    private static CommandLine newCommandLine(AnalysisWarmUp warmUp) {
         CommandLine commandLine = new CommandLine(new Main());
-        for (Object verb : verbs()) {
+        for (Object verb : verbs(warmUp)) {
             commandLine.addSubcommand(verb);
         }
         // every verb answers --help and --version, whether or not its class asks for them

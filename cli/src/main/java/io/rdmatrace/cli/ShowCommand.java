@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.rdmatrace.analyzer.Analysis;
+import io.rdmatrace.analyzer.AnalysisWarmUp;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.show.EventPrinter;
 import io.rdmatrace.analyzer.show.EventQuery;
@@ -41,6 +42,13 @@ import picocli.CommandLine.Spec;
                 "  rdmatrace show trace/ hostB#40-50 --json"})
 final class ShowCommand implements Callable<Integer> {
 
+    /** Awaited before the first use of Chronicle or Arrow; its database is the in-memory one. */
+    private final AnalysisWarmUp warmUp;
+
+    ShowCommand(AnalysisWarmUp warmUp) {
+        this.warmUp = warmUp;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -68,7 +76,8 @@ final class ShowCommand implements Callable<Integer> {
         }
         List<ShownEvent> shown = new ArrayList<>();
         List<String> missing = new ArrayList<>();
-        try (Analysis analysis = Analysis.open(List.of(trace))) {
+        warmUp.await();
+        try (Analysis analysis = Analysis.open(warmUp.inMemoryDatabase(), List.of(trace))) {
             LoadReport load = analysis.load();
             if (!load.anyReadable()) {
                 throw new UserDataException(String.join("; ", load.rootProblems().isEmpty()

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.AnalysisWarmUp;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.timeline.HtmlTimelineWriter;
@@ -48,6 +49,13 @@ import picocli.CommandLine.Spec;
                 "  rdmatrace timeline trace/ --pcap hostA=hostA.pcap -o timeline.html"})
 final class TimelineCommand implements Callable<Integer> {
 
+    /** Awaited before the first use of Chronicle or Arrow; its database is the in-memory one. */
+    private final AnalysisWarmUp warmUp;
+
+    TimelineCommand(AnalysisWarmUp warmUp) {
+        this.warmUp = warmUp;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -82,7 +90,8 @@ final class TimelineCommand implements Callable<Integer> {
             throw new EnvironmentException(folder + ": no such folder");
         }
         Timeline timeline;
-        try (Analysis analysis = Analysis.open(List.of(folder))) {
+        warmUp.await();
+        try (Analysis analysis = Analysis.open(warmUp.inMemoryDatabase(), List.of(folder))) {
             LoadReport load = analysis.load();
             if (!load.anyReadable()) {
                 throw new EnvironmentException(String.join("; ", load.rootProblems().isEmpty()

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+
+import io.rdmatrace.analyzer.AnalysisWarmUp;
 
 class MainTest {
 
@@ -54,5 +57,39 @@ class MainTest {
         assertThat(ErrorHandlers.classify(new UserDataException("bad trace"))).isEqualTo(ExitCode.FAILURE);
         assertThat(ErrorHandlers.classify(new EnvironmentException("no device"))).isEqualTo(ExitCode.USAGE);
         assertThat(ErrorHandlers.classify(new IllegalStateException("bug"))).isEqualTo(ExitCode.INTERNAL);
+    }
+
+    @Test
+    void loadsTraces_onlyForAVerbThatLoadsATrace_andNotForItsHelpOrListing() {
+        assertThat(Main.loadsTraces("analyze", "trace/")).isTrue();
+        assertThat(Main.loadsTraces("show", "trace/", "host-a#3")).isTrue();
+        assertThat(Main.loadsTraces("timeline", "trace/", "-o", "t.html")).isTrue();
+        assertThat(Main.loadsTraces("analyze")).isFalse();
+        assertThat(Main.loadsTraces("analyze", "--list-rules")).isFalse();
+        assertThat(Main.loadsTraces("analyze", "trace/", "--help")).isFalse();
+        assertThat(Main.loadsTraces("show", "-h")).isFalse();
+        assertThat(Main.loadsTraces("timeline", "--version")).isFalse();
+        assertThat(Main.loadsTraces("capture", "--soft")).isFalse();
+        assertThat(Main.loadsTraces("record", "--", "analyze", "trace/")).isFalse();
+        assertThat(Main.loadsTraces()).isFalse();
+    }
+
+    @Test
+    void analyze_withTheWarmUpBegunBeforeTheParse_writesTheSameReport() {
+        String sample = Path.of("..").toAbsolutePath().normalize().resolve("sample-traces").resolve("dest-qpn-wrong").toString();
+        Run plain = run("analyze", "--format", "json", "--fail-on", "never", sample);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), AnalysisWarmUp.start(),
+                "analyze", "--format", "json", "--fail-on", "never", sample);
+        assertThat(code).isEqualTo(plain.code()).isEqualTo(ExitCode.OK);
+        assertThat(withoutTimings(out.toString())).isEqualTo(withoutTimings(plain.out()))
+                .contains("dest-qpn-mismatch");
+        assertThat(err.toString()).isEqualTo(plain.err());
+    }
+
+    /** A report's own durations differ from run to run. */
+    private static String withoutTimings(String json) {
+        return json.replaceAll("\"(\\w+_ms)\": *[0-9.]+", "\"$1\": 0");
     }
 }
