@@ -1,6 +1,7 @@
 package io.rdmatrace.cli;
 
 import java.io.PrintWriter;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 
@@ -69,7 +70,22 @@ public final class Main implements Runnable {
         AnalysisWarmUp warmUp = loadsTraces(args) ? AnalysisWarmUp.start() : AnalysisWarmUp.none();
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(execute(out, err, warmUp, args));
+        int code = execute(out, err, warmUp, args);
+        closeUntaken(warmUp);
+        System.exit(code);
+    }
+
+    /**
+     * A command that stopped before it took the warm-up's database (a usage error, a missing folder) leaves it
+     * starting: it is closed here rather than left to the JVM's exit, which would stop DuckDB's native threads
+     * wherever they are.
+     */
+    private static void closeUntaken(AnalysisWarmUp warmUp) {
+        try {
+            warmUp.discardDatabase();
+        } catch (SQLException e) {
+            // an in-memory database that does not close leaves nothing behind; the command's outcome stands
+        }
     }
 
     /** Whether this command line will load traces into DuckDB, as far as the words alone say. */
