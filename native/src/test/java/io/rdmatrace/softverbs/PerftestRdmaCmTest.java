@@ -25,33 +25,44 @@ import org.junit.jupiter.params.provider.ValueSource;
  * RDMA CM connection retry", fixed it upstream in December 2025). The server's new listener waits
  * for its last handshake SEND to complete, that is for the client's ACK, so softverbs sends an ACK
  * it held back (to ride on an answer) as soon as the consumer posts a receive instead, as a NIC
- * would have sent it at once; with that the server wins whenever it gets the CPU. On a loaded
- * machine the client can still get there first (about half the attempts at load 6 on 2 cores).
+ * would have sent it at once; with that the server wins whenever it is on a CPU. On a loaded
+ * machine it often is not: both perftest processes busy-poll, never sleep, and so get no wake-up
+ * preference, and the client sends its ACK and, microseconds later in the same time slice, its
+ * REQ; the server wins only if it happens to be running then. ib_send_lat lost 14 of 20 attempts
+ * at load 5-9 on 2 cores (ib_send_bw 6 of 20), and a CI-like run at load 8-12 once lost all 15
+ * attempts this test used to allow.
  * Each attempt therefore gets a fresh server (a client restarted against the same server would
  * meet its second listener: RNR forever), an attempt may fail only in exactly that way (the
- * client's REJECTED 8), and each tool must complete within the attempts.
+ * client's REJECTED 8), and each tool must complete within {@link #ATTEMPTS} attempts, enough for
+ * a loss rate of 85 % (a lost attempt takes under a second). A softverbs that refuses the second
+ * connection every time (as it did while it held the ACK back) still fails.
  *
  * <p>The first connection races too: the server's device is up (what the harness can see) a little
  * before its first {@code rdma_listen}. When one core is taken by other work, a client started next
  * can win that race every time (a clean-clone CI run saw ib_send_lat refused 15 times in 2.3 s), so
- * each later attempt gives the server a longer head start ({@link #HEAD_START_STEP_MS} more each).
+ * each refusal of the first connection gives the server's later attempts a longer head start
+ * ({@link #HEAD_START_STEP_MS} more each, up to {@link #HEAD_START_MAX_MS}).
  */
 class PerftestRdmaCmTest {
-    /** About half the attempts lose the race on a loaded 2-core machine: 15 leave ~0.003 % to chance. */
-    private static final int ATTEMPTS = 15;
+    /** Up to 85 % of the attempts lose the race on a loaded 2-core machine: 60 leave ~0.006 % to chance. */
+    private static final int ATTEMPTS = 60;
     private static final int ITERS = 20;
-    /** Attempt n starts its client (n - 1) times this long after the server's device is up. */
+    /** Each refusal of the first connection starts later clients this much longer after the server's device is up. */
     private static final long HEAD_START_STEP_MS = 50;
+    private static final long HEAD_START_MAX_MS = 1_000;
     private static final Duration DEADLINE = Duration.ofSeconds(40);
     private static final Pattern ROW = Pattern.compile("(?m)^\\s*(\\d+)\\s+(\\d+)\\s+[0-9.]+");
-    /** The new rdma_cm path's and the comm connection's words for REJECTED, reason 8. */
-    private static final Pattern REFUSED = Pattern.compile("RDMA_CM_EVENT_REJECTED; error: 8|Unexpected CM event[^\\n]* 8\\b");
+    /** The new rdma_cm path's words for REJECTED, reason 8: the second (test) connection was refused. */
+    private static final Pattern SECOND_REFUSED = Pattern.compile("RDMA_CM_EVENT_REJECTED; error: 8");
+    /** The comm connection's: the first connection was refused. */
+    private static final Pattern FIRST_REFUSED = Pattern.compile("Unexpected CM event[^\\n]* 8\\b");
 
     @ParameterizedTest
     @ValueSource(strings = {"ib_send_bw", "ib_send_lat"})
     void perftestRdmaCm_runsToCompletion(String tool, @TempDir Path work) {
         Path bin = SoftverbsEnv.requireTool(tool, "perftest");
         List<String> refused = new ArrayList<>();
+        int firstRefused = 0;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             SoftverbsEnv.Hosts hosts = RdmaCmPair.randomHosts();
             String port = Integer.toString(RdmaCmPair.randomPort());
@@ -63,7 +74,7 @@ class PerftestRdmaCmTest {
             ChildProcess.Result client;
             ChildProcess.Result server = null;
             try (ChildProcess s = RdmaCmPair.startServer(hosts, tool + "-server-" + attempt, serverCmd, work)) {
-                headStart((attempt - 1) * HEAD_START_STEP_MS);
+                headStart(Math.min(firstRefused * HEAD_START_STEP_MS, HEAD_START_MAX_MS));
                 try (ChildProcess c = ChildProcess.start(tool + "-client-" + attempt, clientCmd,
                         SoftverbsEnv.processEnv(hosts.clientDevices()), work)) {
                     client = c.await(DEADLINE);
@@ -79,15 +90,19 @@ class PerftestRdmaCmTest {
                 assertThat(row.find()).as(both).isTrue();
                 assertThat(Integer.parseInt(row.group(2))).as(both).isEqualTo(ITERS);
                 System.out.println(tool + " -R completed at attempt " + attempt + " (" + refused.size()
-                        + " refused before: the REJ 8 race described above)");
+                        + " refused before, " + firstRefused + " of them the first connection: the REJ 8 races described above)");
                 return;
             }
-            assertThat(REFUSED.matcher(client.stdout() + client.stderr()).find())
-                    .as("a failed attempt may only be the REJECTED 8 race\n" + both).isTrue();
+            String output = client.stdout() + client.stderr();
+            boolean first = FIRST_REFUSED.matcher(output).find();
+            assertThat(first || SECOND_REFUSED.matcher(output).find())
+                    .as("a failed attempt may only be a REJECTED 8 race\n" + both).isTrue();
+            firstRefused += first ? 1 : 0;
             refused.add(client.describe());
         }
-        String all = tool + " -R was refused (REJECTED 8) in all " + ATTEMPTS + " attempts:\n" + String.join("\n", refused);
-        fail(all);
+        fail(tool + " -R was refused (REJECTED 8) in all " + ATTEMPTS + " attempts, " + firstRefused
+                + " of them the first connection; the last three:\n"
+                + String.join("\n", refused.subList(refused.size() - 3, refused.size())));
     }
 
     private static void headStart(long ms) {
