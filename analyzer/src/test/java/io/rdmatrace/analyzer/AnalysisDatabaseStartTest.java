@@ -25,13 +25,18 @@ class AnalysisDatabaseStartTest {
         Path trace = dir.resolve("trace");
         SyntheticTrace.write(SyntheticTrace.Spec.of(trace, 1, 30));
         try (AnalysisDatabase database = AnalysisDatabase.inMemory()) {
-            LoadReport load = database.load(List.of(trace));
-            assertThat(load.hosts()).hasSize(2).allSatisfy(h -> assertThat(h.status()).isEqualTo("CLEAN"));
-            try (Statement statement = database.connection().createStatement();
-                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM _host")) {
-                rs.next();
-                assertThat(rs.getLong(1)).isEqualTo(2);
-            }
+            assertLoadsBothHosts(database, trace);
+        }
+    }
+
+    /** {@code trace}'s two hosts load clean into {@code database} and are in its {@code _host} table. */
+    static void assertLoadsBothHosts(AnalysisDatabase database, Path trace) throws Exception {
+        LoadReport load = database.load(List.of(trace));
+        assertThat(load.hosts()).hasSize(2).allSatisfy(h -> assertThat(h.status()).isEqualTo("CLEAN"));
+        try (Statement statement = database.connection().createStatement();
+                ResultSet rs = statement.executeQuery("SELECT count(*) FROM _host")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(2);
         }
     }
 

@@ -1,16 +1,13 @@
 package io.rdmatrace.analyzer;
 
+import static io.rdmatrace.analyzer.AnalysisDatabaseStartTest.assertLoadsBothHosts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /** The database begun before a command line is parsed is the one the command takes, once; the rest start anew. */
@@ -59,15 +56,5 @@ class AnalysisWarmUpTest {
         Path trace = dir.resolve("trace");
         SyntheticTrace.write(SyntheticTrace.Spec.of(trace, 1, 30));
         return trace;
-    }
-
-    private static void assertLoadsBothHosts(AnalysisDatabase database, Path trace) throws Exception {
-        LoadReport load = database.load(List.of(trace));
-        assertThat(load.hosts()).hasSize(2).allSatisfy(h -> assertThat(h.status()).isEqualTo("CLEAN"));
-        try (Statement statement = database.connection().createStatement();
-                ResultSet rs = statement.executeQuery("SELECT count(*) FROM _host")) {
-            rs.next();
-            assertThat(rs.getLong(1)).isEqualTo(2);
-        }
     }
 }
