@@ -106,9 +106,12 @@
     var step = niceStep(90 / axis.scale);
     axis.segs.forEach(function (s) {
       var times = [s[0]];                            // where the segment starts, then every step in it
-      for (var k = Math.ceil(s[0] / step); k * step <= s[1]; k++) { times.push(Math.round(k * step)); }
+      for (var k = Math.floor(s[0] / step) + 1; k * step <= s[1]; k++) { times.push(Math.round(k * step)); }
       times.forEach(function (t) {
         var px = GUTTER + axis.x(t);
+        // the tick always (lines never collide); its label only where it has room, e.g. not under a
+        // cut's label when the trace starts with idle time
+        el('line', { 'class': 'axis-tick', x1: px, x2: px, y1: AXIS_H - 8, y2: height, 'data-t': t }, g);
         var label = '+' + duration(t);
         var lt = el('text', { 'class': 'axis-label', x: px + 2, y: AXIS_H - 12 }, g, label);
         var w = lt.getComputedTextLength ? lt.getComputedTextLength() : label.length * 6;
@@ -116,7 +119,6 @@
         lt.setAttribute('data-w', w.toFixed(1));
         lt.setAttribute('data-t', t);
         taken.push([px + 2, px + 2 + w]);
-        el('line', { 'class': 'axis-tick', x1: px, x2: px, y1: AXIS_H - 8, y2: height, 'data-t': t }, g);
       });
     });
   }
