@@ -9,6 +9,7 @@ import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.QpAttr;
 import io.rdmatrace.verbs.QpQuery;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.SendFlag;
@@ -42,6 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>modifyQp: an INIT→RTR ibv_modify_qp (mask 0x129181: 7 fields, the AV's 11) — a typical control call</li>
  *   <li>queryQp: the ibv_query_qp after it (every field, ~45 attributes) — the largest event</li>
+ *   <li>queryQpBuffer: the same answer handed over in a reused {@link QpQueryBuffer}, as a capture queries</li>
  *   <li>postSend: an ibv_post_send of one signalled SEND (the data path: read from the reusable batch)</li>
  *   <li>oobParams: one out-of-band PARAMS message</li>
  *   <li>mark: a scenario mark (the smallest event)</li>
@@ -61,6 +63,7 @@ public class CaptureRecorderBench {
     private SendBatch send;
     private VerbCall.ModifyQp modify;
     private VerbCall.QueryQp query;
+    private QpQueryBuffer answers;
     private OobMessage.Params params;
     private Path dir;
     private Recorder recorder;
@@ -78,6 +81,8 @@ public class CaptureRecorderBench {
         modify = new VerbCall.ModifyQp(qp.handle(), qp.qpNum(), rtr.build(), rtr.mask(), ok);
         QpQuery answer = qp.query();
         query = new VerbCall.QueryQp(qp.handle(), qp.qpNum(), QueuePair.ALL_ATTRIBUTES, answer, ok);
+        answers = new QpQueryBuffer();
+        qp.query(QueuePair.ALL_ATTRIBUTES, answers);
         params = new OobMessage.Params(new QpParams(0, qp.qpNum(), 0, pair.a.gid.raw(), pair.a.gidIndex, 0x123456, 3,
                 pair.a.mr.address(), pair.a.mr.rkey(), pair.a.mr.length(), 0, 2));
     }
@@ -117,6 +122,11 @@ public class CaptureRecorderBench {
     @Benchmark
     public void queryQp() {
         recorder.onCall(null, query);
+    }
+
+    @Benchmark
+    public void queryQpBuffer() {
+        recorder.onQueryQp(qp, answers);
     }
 
     @Benchmark

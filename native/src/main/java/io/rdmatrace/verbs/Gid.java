@@ -1,5 +1,6 @@
 package io.rdmatrace.verbs;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -59,6 +60,16 @@ public final class Gid {
     /** True when the 16 bytes of {@code bytes} from {@code from} are this GID (compared in place). */
     boolean matches(byte[] bytes, int from) {
         return Arrays.equals(raw, 0, 16, bytes, from, from + 16);
+    }
+
+    /** Same for the 16 bytes of {@code buffer} from byte {@code from} (absolute: its position is left alone). */
+    boolean matches(ByteBuffer buffer, int from) {
+        for (int i = 0; i < 16; i++) {
+            if (raw[i] != buffer.get(from + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public byte[] raw() {

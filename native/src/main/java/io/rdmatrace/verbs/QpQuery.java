@@ -15,7 +15,7 @@ import java.util.Objects;
  * of what a query cost in Java, and many callers only look at one of them or none. Immutable:
  * two threads asking at once decode twice and get equal values.
  */
-public final class QpQuery {
+public final class QpQuery implements QpAnswer {
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final QpAttrMask mask;
@@ -87,6 +87,7 @@ public final class QpQuery {
      * One number field, as {@code attr().get(f)} reads it, straight from the answer without decoding
      * the others (a recorder writes every field once and needs no {@link QpAttr}); a GID field throws.
      */
+    @Override
     public long get(QpField f) {
         if (raw == null) {
             return attr.get(f);
@@ -99,6 +100,7 @@ public final class QpQuery {
     }
 
     /** A GID field, as {@code attr().gid(f)} reads it (all zero: {@link Gid#ZERO}), without decoding the others. */
+    @Override
     public Gid gid(QpField f) {
         if (raw == null || f.cType() != CType.GID) {
             return attr().gid(f);
@@ -125,6 +127,7 @@ public final class QpQuery {
     }
 
     /** True when GID field {@code f} is {@code gid}, compared in place (no copy of the answer's bytes). */
+    @Override
     public boolean gidEquals(QpField f, Gid gid) {
         if (raw == null || f.cType() != CType.GID) {
             return attr().gid(f).equals(gid);
@@ -136,26 +139,32 @@ public final class QpQuery {
         return mask;
     }
 
+    @Override
     public int qpNum() {
         return qpNum;
     }
 
+    @Override
     public QpType qpType() {
         return qpType;
     }
 
+    @Override
     public QpCap initCap() {
         return initCap;
     }
 
+    @Override
     public boolean sqSigAll() {
         return sqSigAll;
     }
 
+    @Override
     public long sendCqHandle() {
         return sendCqHandle;
     }
 
+    @Override
     public long recvCqHandle() {
         return recvCqHandle;
     }

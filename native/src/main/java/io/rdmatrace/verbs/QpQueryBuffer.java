@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * answer into an immutable {@link QpQuery} to keep.
  * Not thread-safe: one buffer per thread.
  */
-public final class QpQueryBuffer {
+public final class QpQueryBuffer implements QpAnswer {
     private static final int INIT = Slots.QA_BLOCK;   // payload slot of the QP_INIT block
     private static final int SLOTS = Slots.PAYLOAD + Slots.QA_BLOCK + Slots.QpInit.values().length;
     private static final int RET = Slots.Status.RET.ordinal() * 8;
@@ -105,28 +105,34 @@ public final class QpQueryBuffer {
         return a;
     }
 
+    @Override
     public int qpNum() {
         return init(Slots.QpInit.QP_NUM);
     }
 
+    @Override
     public QpType qpType() {
         return QpType.of(init(Slots.QpInit.QP_TYPE));
     }
 
+    @Override
     public QpCap initCap() {
         requireAnswer();
         return Codec.readQpInitCap(payload, INIT);
     }
 
+    @Override
     public boolean sqSigAll() {
         return init(Slots.QpInit.SQ_SIG_ALL) != 0;
     }
 
+    @Override
     public long sendCqHandle() {
         requireAnswer();
         return payload.get(INIT + Slots.QpInit.SEND_CQ.ordinal());
     }
 
+    @Override
     public long recvCqHandle() {
         requireAnswer();
         return payload.get(INIT + Slots.QpInit.RECV_CQ.ordinal());
@@ -142,15 +148,46 @@ public final class QpQueryBuffer {
 
     /**
      * A number field of the last successful answer, as {@link QpAttr#get} reads it (unsigned for
-     * a u32), straight from the slot: no decoding, no allocation. A GID field throws.
+     * a u32), straight from the slot: no decoding, no allocation. A GID field throws: use {@link #gid}.
      */
+    @Override
     public long get(QpField f) {
         if (f.cType() == CType.GID) {
-            throw new IllegalArgumentException(f + " is a GID: use attr().gid()");
+            throw new IllegalArgumentException(f + " is a GID: use gid()");
         }
         requireAnswer();
         int v = payload.getInt(Codec.qpSlot(f));
         return f.cType() == CType.U32 ? Integer.toUnsignedLong(v) : v;
+    }
+
+    /**
+     * A GID field of the last successful answer, as {@code attr().gid(f)} reads it (all zero:
+     * {@link Gid#ZERO}), without decoding the others.
+     */
+    @Override
+    public Gid gid(QpField f) {
+        int at = gidAt(f);
+        if (Gid.ZERO.matches(slots, at)) {
+            return Gid.ZERO;
+        }
+        byte[] g = new byte[16];
+        slots.get(at, g);
+        return Gid.wrap(g);
+    }
+
+    /** True when GID field {@code f} of the last successful answer is {@code gid}, compared in place. */
+    @Override
+    public boolean gidEquals(QpField f, Gid gid) {
+        return gid.matches(slots, gidAt(f));
+    }
+
+    /** Where GID field {@code f} starts in the buffer. */
+    private int gidAt(QpField f) {
+        if (f.cType() != CType.GID) {
+            throw new IllegalArgumentException(f + " is not a GID");
+        }
+        requireAnswer();
+        return (Slots.PAYLOAD + Codec.qpSlot(f)) * 8;
     }
 
     private int init(Slots.QpInit slot) {

@@ -94,17 +94,17 @@ public final class QueuePair extends VerbsResource {
 
     /**
      * {@code ibv_query_qp} into {@code into}, which keeps the answer until the next query: returns
-     * 0 or the errno, as {@link #postSend} does. Allocates nothing unless a listener is installed
-     * (it gets an immutable copy, as from {@link #tryQuery}).
+     * 0 or the errno, as {@link #postSend} does. Allocates nothing; a listener is handed the buffer
+     * ({@link VerbsListener#onQueryQp}, which by default copies it into the call {@link #tryQuery} reports).
      */
     public int query(QpAttrMask mask, QpQueryBuffer into) {
         long qp = live("ibv_query_qp");
         // query0 writes the status and every slot it answers (the structs are zeroed in C)
         query0(context.lib(), qp, mask.bits(), into.begin(mask));
         into.answered();
-        if (context.observed()) {
-            CallStatus status = into.status();
-            context.emit(new VerbCall.QueryQp(qp, qpNum, mask, status.ok() ? into.toQuery() : null, status));
+        VerbsListener l = context.listener();
+        if (l != null) {
+            l.onQueryQp(this, into);
         }
         return into.errno();
     }

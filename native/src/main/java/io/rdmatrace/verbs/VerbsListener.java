@@ -15,6 +15,17 @@ public interface VerbsListener {
     default void onCall(Context context, VerbCall call) {
     }
 
+    /**
+     * {@code ibv_query_qp} answered into a reused buffer ({@link QueuePair#query(QpAttrMask, QpQueryBuffer)}):
+     * read it before returning, as a batch. By default the answer is copied into the
+     * {@link VerbCall.QueryQp} that {@link QueuePair#tryQuery} would give, for {@link #onCall}.
+     */
+    default void onQueryQp(QueuePair qp, QpQueryBuffer answer) {
+        CallStatus status = answer.status();
+        onCall(qp.context(), new VerbCall.QueryQp(qp.handle(), qp.qpNum(), answer.mask(),
+                status.ok() ? answer.toQuery() : null, status));
+    }
+
     /** {@code ibv_post_send} returned; the batch holds the requests, ret/errno/duration and bad_wr. */
     default void onPostSend(QueuePair qp, SendBatch requests) {
     }

@@ -215,6 +215,44 @@ class ControlPathTest {
     }
 
     @Test
+    void qp_queryIntoReusedBuffer_readsGidsInPlaceAsTheRecordQuery() {
+        try (Context ctx = soft.a().open()) {
+            ProtectionDomain pd = ctx.allocPd();
+            CompletionQueue cq = ctx.createCq(16);
+            QueuePair qp = pd.createQp(QpInitAttr.of(QpType.RC, cq, new QpCap(8, 8, 1, 1, 0)));
+            QpQueryBuffer answer = new QpQueryBuffer();
+            assertThatThrownBy(() -> answer.gid(QpField.AH_DGID)).isInstanceOf(IllegalStateException.class);
+            qp.query(QueuePair.ALL_ATTRIBUTES, answer);
+            assertThat(answer.gid(QpField.AH_DGID)).as("all zero in RESET").isSameAs(Gid.ZERO);
+            assertThat(answer.gidEquals(QpField.AH_DGID, Gid.ZERO)).isTrue();
+
+            Gid gid = ctx.queryGid(1, 0);
+            assertThat(gid.isZero()).isFalse();
+            qp.modify(QpAttr.builder().qpState(QpState.INIT).pkeyIndex(0).portNum(1)
+                    .qpAccessFlags(AccessFlag.bits(AccessFlag.REMOTE_WRITE)));
+            qp.modify(QpAttr.builder().qpState(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(qp.qpNum()).rqPsn(1)
+                    .maxDestRdAtomic(1).minRnrTimer(12).ahAttr(AhAttr.roce(gid, 0, 1)));
+            qp.query(QueuePair.ALL_ATTRIBUTES, answer);
+            QpQuery record = qp.query();
+            for (QpField f : QpField.all()) {
+                if (f.cType() == CType.GID) {
+                    assertThat(answer.gid(f)).as(f.toString()).isEqualTo(record.gid(f)).isEqualTo(record.attr().gid(f));
+                    assertThat(answer.gidEquals(f, record.gid(f))).as(f.toString()).isTrue();
+                } else {
+                    assertThat(answer.get(f)).as(f.toString()).isEqualTo(record.get(f));
+                }
+            }
+            assertThat(answer.gid(QpField.AH_DGID)).isEqualTo(gid);
+            assertThat(answer.gidEquals(QpField.AH_DGID, Gid.ZERO)).isFalse();
+            assertThat(answer.gidEquals(QpField.ALT_AH_DGID, Gid.ZERO)).isTrue();
+            assertThatThrownBy(() -> answer.gid(QpField.QP_STATE)).isInstanceOf(IllegalArgumentException.class);
+            qp.destroy();
+            cq.destroy();
+            pd.destroy();
+        }
+    }
+
+    @Test
     void qp_queryIntoReusedBuffer_answersAsTheRecordQueryAndFollowsEachQuery() {
         RecordingListener rec = new RecordingListener();
         int access = AccessFlag.bits(AccessFlag.REMOTE_WRITE);

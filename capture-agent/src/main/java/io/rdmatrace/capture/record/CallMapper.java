@@ -9,7 +9,10 @@ import io.rdmatrace.trace.Verb;
 import io.rdmatrace.trace.WorkRequest;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionBatch;
+import io.rdmatrace.verbs.QpAnswer;
+import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QpInitAttr;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
@@ -94,10 +97,8 @@ public final class CallMapper {
     void fill(VerbCall call) {
         // the bring-up's most frequent calls first, written from rows
         if (call instanceof VerbCall.QueryQp c) {
-            queryIn.set(queryQpNumAt, Integer.toUnsignedLong(c.qpNum()));
-            queryIn.set(queryMaskAt, Integer.toUnsignedLong(c.mask().bits()));
-            filledRows(queryIn, c.result() != null ? queryOut.fill(c.result(), gids) : AttrRow.EMPTY);
-            filled(Verb.IBV_QUERY_QP, c.qpHandle(), c.status());
+            CallStatus st = c.status();
+            fillQuery(c.qpHandle(), c.qpNum(), c.mask(), c.result(), st.ret(), st.errno(), st.durationNanos());
             return;
         }
         if (call instanceof VerbCall.ModifyQp c) {
@@ -255,6 +256,20 @@ public final class CallMapper {
         outRow = null;
         outBuilder.clear();
         return inBuilder.clear();
+    }
+
+    /** ibv_query_qp answered into a reused buffer: the same event as its {@link VerbCall.QueryQp}, read in place. */
+    void fillQuery(QueuePair qp, QpQueryBuffer b) {
+        fillQuery(qp.handle(), qp.qpNum(), b.mask(), b.ok() ? b : null, b.ret(), b.errno(), b.durationNanos());
+    }
+
+    /** {@code answer} null when the query failed. */
+    private void fillQuery(long handle, int qpNum, QpAttrMask mask, QpAnswer answer, long ret, int errno,
+                           long durationNanos) {
+        queryIn.set(queryQpNumAt, Integer.toUnsignedLong(qpNum));
+        queryIn.set(queryMaskAt, Integer.toUnsignedLong(mask.bits()));
+        filledRows(queryIn, answer != null ? queryOut.fill(answer, gids) : AttrRow.EMPTY);
+        filled(Verb.IBV_QUERY_QP, handle, ret, errno, durationNanos, List.of());
     }
 
     private ModifyFields modifyFields(int mask) {

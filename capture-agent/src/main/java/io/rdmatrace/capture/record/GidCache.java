@@ -3,7 +3,7 @@ package io.rdmatrace.capture.record;
 import io.rdmatrace.abi.QpField;
 import io.rdmatrace.trace.GidText;
 import io.rdmatrace.verbs.Gid;
-import io.rdmatrace.verbs.QpQuery;
+import io.rdmatrace.verbs.QpAnswer;
 
 /**
  * Remembers the last GID formatted (as {@link GidText#format}): a capture formats the same one or two
@@ -24,7 +24,7 @@ public final class GidCache {
     }
 
     /** Same for GID field {@code f} of a query answer, compared in place: no copy when it is the last one. */
-    public String text(QpQuery q, QpField f) {
+    public String text(QpAnswer q, QpField f) {
         if (last != null && q.gidEquals(f, last)) {
             return lastText;
         }

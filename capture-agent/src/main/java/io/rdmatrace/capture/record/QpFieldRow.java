@@ -6,8 +6,8 @@ import io.rdmatrace.abi.ValueKind;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.AttrRow;
 import io.rdmatrace.trace.QpFieldAttrs;
+import io.rdmatrace.verbs.QpAnswer;
 import io.rdmatrace.verbs.QpAttr;
-import io.rdmatrace.verbs.QpQuery;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -82,7 +82,7 @@ final class QpFieldRow {
     }
 
     /** Writes the fields of a query's answer, read in place (GIDs' text through {@code gidTexts}). */
-    void fill(QpQuery q, GidCache gidTexts) {
+    void fill(QpAnswer q, GidCache gidTexts) {
         for (int i = 0; i < numbers.length; i++) {
             setNumber(i, q.get(numbers[i]));
         }

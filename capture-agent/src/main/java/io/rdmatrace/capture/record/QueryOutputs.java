@@ -3,14 +3,14 @@ package io.rdmatrace.capture.record;
 import io.rdmatrace.abi.QpMask;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.AttrRow;
+import io.rdmatrace.verbs.QpAnswer;
 import io.rdmatrace.verbs.QpCap;
-import io.rdmatrace.verbs.QpQuery;
 import java.util.List;
 
 /**
  * What an ibv_query_qp event's {@code out} holds: every recorded ibv_qp_attr field of the answer
  * (its cap excepted) plus the init attributes (CQs, type, sq_sig_all, granted caps, QP number), as
- * one {@link AttrRow} refilled per event straight from the answer's bytes ({@link QpQuery#get}): no
+ * one {@link AttrRow} refilled per event straight from the answer's bytes ({@link QpAnswer#get}): no
  * decoded {@link io.rdmatrace.verbs.QpAttr}, no builder. The row is this object's: reuse it only
  * for one event at a time.
  */
@@ -31,7 +31,7 @@ public final class QueryOutputs {
     private final int qpNumAt = fields.indexOf(Attr.QP_NUM);
 
     /** Fills the row from {@code q}, the GIDs' text through {@code gids}, and returns it. */
-    public AttrRow fill(QpQuery q, GidCache gids) {
+    public AttrRow fill(QpAnswer q, GidCache gids) {
         QpFieldRow s = fields;
         AttrRow r = s.row();
         r.set(sendCqAt, q.sendCqHandle());

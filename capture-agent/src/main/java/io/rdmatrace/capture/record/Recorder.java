@@ -23,6 +23,7 @@ import io.rdmatrace.verbs.CmListener;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RdmaCmCall;
 import io.rdmatrace.verbs.RdmaCmEvent;
@@ -251,6 +252,15 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
     public synchronized void onCmEvent(RdmaCmEvent e) {
         Attrs attrs = CmAttrs.event(e);
         emit(w -> w.cmEvent(e.event(), e.status(), e.id(), attrs));
+    }
+
+    /** Written from the buffer itself: no copy of the answer, no {@link VerbCall} (the same event's bytes). */
+    @Override
+    public synchronized void onQueryQp(QueuePair qp, QpQueryBuffer answer) {
+        if (recording()) {
+            calls.fillQuery(qp, answer);
+            writeFilled();
+        }
     }
 
     @Override

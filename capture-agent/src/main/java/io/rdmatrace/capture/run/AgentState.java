@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.run;
 
+import io.rdmatrace.abi.QpField;
 import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.oob.OobChannel;
 import io.rdmatrace.capture.oob.OobRole;
@@ -10,6 +11,9 @@ import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.PortAttr;
 import io.rdmatrace.verbs.ProtectionDomain;
+import io.rdmatrace.verbs.QpQueryBuffer;
+import io.rdmatrace.verbs.QpState;
+import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
 import java.util.ArrayList;
@@ -27,6 +31,8 @@ final class AgentState implements AutoCloseable {
     final SendBatch sendBatch = new SendBatch(1, 1);
     final RecvBatch recvBatch = new RecvBatch(1, 1);
     final CompletionBatch completions = new CompletionBatch(16);
+    /** Where the scenario's ibv_query_qp calls answer (reused: this agent's thread only, like the batches). */
+    final QpQueryBuffer answers = new QpQueryBuffer();
     /** Bound at start on the listening side, so the port is known (and busy ports fail) early. */
     final OobServer server;
     ProtectionDomain pd;
@@ -56,6 +62,16 @@ final class AgentState implements AutoCloseable {
         for (int i = 0; i < config.workload().qps(); i++) {
             slots.add(new QpSlot(i, config.workload().size(), ud, recvSlots));
         }
+    }
+
+    /**
+     * ibv_query_qp of every attribute into {@link #answers} (which keeps the answer until the next
+     * query): the QP's state, or null when the query failed.
+     */
+    QpState queryState(QueuePair qp) {
+        QpQueryBuffer answer = answers;
+        qp.query(QueuePair.ALL_ATTRIBUTES, answer);
+        return answer.ok() ? QpState.of((int) answer.get(QpField.QP_STATE)) : null;
     }
 
     OobRole role() {

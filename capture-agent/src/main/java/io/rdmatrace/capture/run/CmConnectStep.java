@@ -11,7 +11,6 @@ import io.rdmatrace.verbs.CmId;
 import io.rdmatrace.verbs.CmQpAttr;
 import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.QpAttr;
-import io.rdmatrace.verbs.QpQuery;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RdmaCm;
@@ -137,14 +136,13 @@ final class CmConnectStep {
             attr = attr.toBuilder().minRnrTimer(s.config.knobs().minRnrTimer()).build();
         }
         CallStatus st = slot.qp.tryModify(attr, ok.value().mask());
-        Outcome<QpQuery> q = slot.qp.tryQuery(QueuePair.ALL_ATTRIBUTES);
+        QpState now = s.queryState(slot.qp);
         if (!st.ok()) {
             throw new StepException(tag + "ibv_modify_qp to " + state + " with rdma_cm's attributes (mask "
                     + ok.value().mask() + ") failed: " + st.describe());
         }
-        if (q instanceof Outcome.Ok<QpQuery> got && got.value().attr().qpState() != state) {
-            throw new StepException(tag + "ibv_modify_qp to " + state + " succeeded but ibv_query_qp says "
-                    + got.value().attr().qpState());
+        if (now != null && now != state) {
+            throw new StepException(tag + "ibv_modify_qp to " + state + " succeeded but ibv_query_qp says " + now);
         }
         return attr;
     }

@@ -7,10 +7,8 @@ import io.rdmatrace.capture.scenario.Value;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.MigState;
 import io.rdmatrace.verbs.Mtu;
-import io.rdmatrace.verbs.Outcome;
 import io.rdmatrace.verbs.QpAttr;
 import io.rdmatrace.verbs.QpAttrMask;
-import io.rdmatrace.verbs.QpQuery;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QueuePair;
 import java.util.Map;
@@ -41,13 +39,12 @@ final class QpModifier {
         QpAttr attr = b.build();
         String target = m.attrs().containsKey(QpField.QP_STATE) ? "to " + attr.qpState() : "(attributes only)";
         CallStatus st = qp.tryModify(attr, mask);
-        Outcome<QpQuery> q = qp.tryQuery(QueuePair.ALL_ATTRIBUTES);
+        QpState now = s.queryState(qp);
         String what = StepExecutor.qpTag(slot) + "ibv_modify_qp " + target + " mask " + mask;
         String why = Expectations.outcome(e, st, what);
-        QpState now = q instanceof Outcome.Ok<QpQuery> ok ? ok.value().attr().qpState() : null;
         if (why == null && e.qpState() != null) {
             if (now == null) {
-                why = StepExecutor.qpTag(slot) + "ibv_query_qp after the modify failed: " + q.status().describe();
+                why = StepExecutor.qpTag(slot) + "ibv_query_qp after the modify failed: " + s.answers.status().describe();
             } else if (now.value() != e.qpState()) {
                 why = what + (st.ok() ? " succeeded" : " was refused (" + st.errnoName() + ")") + " but ibv_query_qp says "
                         + now + ", expected " + Expectations.stateName(e.qpState());

@@ -15,7 +15,7 @@ import io.rdmatrace.verbs.ProtectionDomain;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpInitAttr;
 import io.rdmatrace.verbs.QpType;
-import io.rdmatrace.verbs.QpQuery;
+import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QueuePair;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,13 +153,10 @@ final class StepExecutor {
     }
 
     private StepOutcome query(Expect e, QpSlot slot) {
-        QueuePair qp = requireQp(slot, "query_qp");
-        Outcome<QpQuery> q = qp.tryQuery(QueuePair.ALL_ATTRIBUTES);
-        String why = Expectations.outcome(e, q.status(), qpTag(slot) + "ibv_query_qp");
-        if (why == null && e.qpState() != null && q instanceof Outcome.Ok<QpQuery> ok
-                && ok.value().attr().qpState().value() != e.qpState()) {
-            why = qpTag(slot) + "ibv_query_qp says " + ok.value().attr().qpState() + ", expected "
-                    + Expectations.stateName(e.qpState());
+        QpState now = s.queryState(requireQp(slot, "query_qp"));
+        String why = Expectations.outcome(e, s.answers.status(), qpTag(slot) + "ibv_query_qp");
+        if (why == null && e.qpState() != null && now != null && now.value() != e.qpState()) {
+            why = qpTag(slot) + "ibv_query_qp says " + now + ", expected " + Expectations.stateName(e.qpState());
         }
         return verdict(why, "");
     }

@@ -11,6 +11,7 @@ import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.trace.Verb;
 import io.rdmatrace.verbs.AccessFlag;
 import io.rdmatrace.verbs.AhAttr;
+import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
@@ -21,8 +22,11 @@ import io.rdmatrace.verbs.Mtu;
 import io.rdmatrace.verbs.NativeMemory;
 import io.rdmatrace.verbs.ProtectionDomain;
 import io.rdmatrace.verbs.QpAttr;
+import io.rdmatrace.verbs.QpAttrField;
+import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpInitAttr;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QpType;
 import io.rdmatrace.verbs.QueuePair;
@@ -72,6 +76,15 @@ class FastPathEquivalenceTest {
             write(mapper.map(call));
         }
 
+        /** The recorder reads the buffer in place; the value path maps the call the default callback makes of it. */
+        @Override
+        public void onQueryQp(QueuePair qp, QpQueryBuffer answer) {
+            fast.onQueryQp(qp, answer);
+            CallStatus st = answer.status();
+            write(mapper.map(new VerbCall.QueryQp(qp.handle(), qp.qpNum(), answer.mask(),
+                    st.ok() ? answer.toQuery() : null, st)));
+        }
+
         @Override
         public void onPostSend(QueuePair qp, SendBatch requests) {
             fast.onPostSend(qp, requests);
@@ -107,6 +120,7 @@ class FastPathEquivalenceTest {
              SendBatch send = new SendBatch(4, 3);
              RecvBatch recv = new RecvBatch(4, 2);
              CompletionBatch wcs = new CompletionBatch(4)) {
+            QpQueryBuffer answers = new QpQueryBuffer();
             rec.start(out, session("fast"));
             Tee tee = new Tee(rec, reference);
             try (Context ctx = list.devices().get(0).open(tee)) {
@@ -118,9 +132,12 @@ class FastPathEquivalenceTest {
                 qp.modify(QpAttr.builder().qpState(QpState.INIT).pkeyIndex(0).portNum(1)
                         .qpAccessFlags(AccessFlag.bits(AccessFlag.REMOTE_WRITE)));
                 qp.query();
+                qp.query(QueuePair.ALL_ATTRIBUTES, answers);
                 qp.modify(QpAttr.builder().qpState(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(qp.qpNum())
                         .rqPsn(0x123456).maxDestRdAtomic(1).minRnrTimer(12).ahAttr(AhAttr.roce(gid, 0, 1)));
                 qp.query();
+                qp.query(QueuePair.ALL_ATTRIBUTES, answers); // the peer's GID now
+                qp.query(QpAttrMask.of(QpAttrField.STATE), answers);
                 qp.tryModify(QpAttr.builder().qpState(QpState.SQD).build(), QpAttr.builder().qpState(QpState.SQD).mask());
                 recv.clear().add(10).sge(mr, 0, 64).sge(mr, 64, 32).add(11).sge(mr, 128, 16);
                 qp.postRecv(recv);
@@ -154,6 +171,7 @@ class FastPathEquivalenceTest {
                 Verb.IBV_POST_SEND, Verb.IBV_POST_RECV, Verb.IBV_CREATE_QP);
         assertThat(fast.stream().filter(c -> c.verb() == Verb.IBV_QUERY_QP).findFirst().orElseThrow().out()
                 .has(Attr.DGID)).isTrue();
+        assertThat(fast.stream().filter(c -> c.verb() == Verb.IBV_QUERY_QP)).hasSize(6);
         assertThat(fast.stream().anyMatch(c -> !c.wrs().isEmpty())).isTrue();
         for (int i = 0; i < ref.size(); i++) {
             CallEvent f = fast.get(i);

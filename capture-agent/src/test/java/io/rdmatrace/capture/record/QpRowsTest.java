@@ -25,6 +25,7 @@ import io.rdmatrace.verbs.QpAttr;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpInitAttr;
 import io.rdmatrace.verbs.QpQuery;
+import io.rdmatrace.verbs.QpQueryBuffer;
 import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QpType;
 import io.rdmatrace.verbs.QueuePair;
@@ -54,6 +55,11 @@ class QpRowsTest {
     @Test
     void queryAnswersOfABringUp_areTheBuildersAttributes_byteForByte(@TempDir Path out) throws Exception {
         List<QpQuery> answers = new ArrayList<>();
+        List<QpQuery> bufferedAnswers = new ArrayList<>();
+        List<Attrs> bufferedRows = new ArrayList<>();
+        QueryOutputs fromBuffer = new QueryOutputs();
+        GidCache bufferGids = new GidCache();
+        QpQueryBuffer buffer = new QpQueryBuffer();
         List<QpAttr> modifies = new ArrayList<>();
         List<Integer> masks = new ArrayList<>();
         int qpNum;
@@ -66,6 +72,7 @@ class QpRowsTest {
             qpNum = qp.qpNum();
             Gid gid = ctx.queryGid(1, 0);
             answers.add(qp.query()); // RESET: every GID zero
+            bufferedRow(qp, buffer, fromBuffer, bufferGids, bufferedAnswers, bufferedRows);
             for (QpAttr.Builder b : List.of(
                     QpAttr.builder().qpState(QpState.INIT).pkeyIndex(0).portNum(1)
                             .qpAccessFlags(AccessFlag.bits(AccessFlag.REMOTE_WRITE)),
@@ -77,6 +84,7 @@ class QpRowsTest {
                 modifies.add(b.build());
                 masks.add(b.mask().bits());
                 answers.add(qp.query());
+                bufferedRow(qp, buffer, fromBuffer, bufferGids, bufferedAnswers, bufferedRows);
             }
             qp.destroy();
             cq.destroy();
@@ -87,6 +95,13 @@ class QpRowsTest {
             QpAttr a = edgeAttr(r, i);
             modifies.add(a);
             masks.add(i % 4 == 0 ? -1 : r.nextInt()); // every bit, or any mix of them
+        }
+
+        // the capture's queries answer into a reused buffer: the row read from it in place is the one its copy gives
+        assertThat(bufferedRows).hasSize(4);
+        for (int i = 0; i < bufferedRows.size(); i++) {
+            assertThat(bufferedRows.get(i)).as(bufferedAnswers.get(i).toString())
+                    .isEqualTo(referenceQuery(bufferedAnswers.get(i)).build());
         }
 
         GidCache gids = new GidCache();
@@ -133,6 +148,14 @@ class QpRowsTest {
         for (int i = 0; i < rowDocs.size(); i++) {
             assertThat(rowDocs.get(i)).as("document %d", i).containsExactly(builderDocs.get(i));
         }
+    }
+
+    /** Queries {@code qp} into {@code buffer}; keeps a copy of the answer and the row filled from the buffer itself. */
+    private static void bufferedRow(QueuePair qp, QpQueryBuffer buffer, QueryOutputs rows, GidCache gids,
+                                    List<QpQuery> copies, List<Attrs> filled) {
+        assertThat(qp.query(QueuePair.ALL_ATTRIBUTES, buffer)).isZero();
+        copies.add(buffer.toQuery());
+        filled.add(rows.fill(buffer, gids).toAttrs());
     }
 
     /** An answer made from attributes with every field set: u32s above 2^31, small fields' high bits, GIDs or zero. */
