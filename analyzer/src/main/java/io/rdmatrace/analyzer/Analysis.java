@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleSet;
@@ -24,6 +25,8 @@ public final class Analysis implements AutoCloseable {
     private final AnalysisDatabase database;
     private final LoadReport load;
     private boolean finished;
+    /** Whether only some relations were computed ({@link #connectionFor}): rules cannot run then. */
+    private boolean partial;
 
     private Analysis(AnalysisDatabase database, LoadReport load) {
         this.database = database;
@@ -75,7 +78,24 @@ public final class Analysis implements AutoCloseable {
     /** Finishes loading if needed, then runs {@code rules}. */
     public AnalysisResult analyze(RuleSet rules) throws SQLException {
         finish();
+        if (partial) {
+            throw new IllegalStateException("only some relations were computed (connectionFor): rules need them all");
+        }
         return Analyzer.analyze(database, load, rules);
+    }
+
+    /**
+     * The database's connection for queries of the relations {@code names} only: when loading is not finished
+     * yet, it computes what they need and nothing else (a reader of a few relations, such as {@code show}), and
+     * {@link #analyze} can no longer run.
+     */
+    public Connection connectionFor(Set<String> names) throws SQLException {
+        if (!finished) {
+            database.finishLoading(names);
+            finished = true;
+            partial = true;
+        }
+        return database.connection();
     }
 
     /** The finished database's connection, for queries. */

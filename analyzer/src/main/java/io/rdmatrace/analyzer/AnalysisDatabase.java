@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
@@ -247,13 +248,21 @@ public final class AnalysisDatabase implements AutoCloseable {
 
     /** Computes the views and derived tables; call once, after the last load. */
     public void finishLoading() throws SQLException {
+        finishLoading(null);
+    }
+
+    /**
+     * As {@link #finishLoading()}, computing only what the relations {@code names} need (everything when null): for
+     * a reader of a few relations, never for rules.
+     */
+    public void finishLoading(Set<String> names) throws SQLException {
         requireLoading();
         if (events <= SMALL_EVENTS) {
             try (Statement statement = connection().createStatement()) {
                 statement.execute("SET threads = 1");
             }
         }
-        Schema.createViews(connection(), viewWorkers(Runtime.getRuntime().availableProcessors()));
+        Schema.createViews(connection(), viewWorkers(Runtime.getRuntime().availableProcessors()), names);
         finished = true;
     }
 

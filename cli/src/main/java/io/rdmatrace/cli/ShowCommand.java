@@ -83,7 +83,7 @@ final class ShowCommand implements Callable<Integer> {
                 throw new UserDataException(String.join("; ", load.rootProblems().isEmpty()
                         ? List.of(trace + ": no readable host trace") : load.rootProblems()));
             }
-            EventQuery query = new EventQuery(analysis.connection());
+            EventQuery query = new EventQuery(analysis.connectionFor(EventQuery.RELATIONS));
             Map<String, Long> hosts = query.hosts();
             for (EventRef ref : refs) {
                 if (!hosts.containsKey(ref.host())) {

@@ -3,6 +3,7 @@ package io.rdmatrace.analyzer.load;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 
 import io.rdmatrace.analyzer.rule.BundledFiles;
 
@@ -43,7 +44,16 @@ public final class Schema {
      * {@code workers} connections at once ({@link ViewStatements}).
      */
     public static void createViews(Connection connection, int workers) throws SQLException {
-        ViewRunner.run(connection, ViewStatements.of(BundledFiles.sqlFiles(VIEWS)), workers, BundledFiles.ROOT + "/" + VIEWS);
+        createViews(connection, workers, null);
+    }
+
+    /**
+     * As {@link #createViews(Connection, int)}, only the statements the relations {@code names} need (all when
+     * null): a reader of a few relations does not wait for every other one.
+     */
+    public static void createViews(Connection connection, int workers, Set<String> names) throws SQLException {
+        ViewRunner.run(connection, ViewStatements.of(BundledFiles.sqlFiles(VIEWS), names), workers,
+                BundledFiles.ROOT + "/" + VIEWS);
     }
 
     /** Both steps with nothing loaded in between: the empty schema rules bind against. */

@@ -1,6 +1,7 @@
 package io.rdmatrace.analyzer.load;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,15 @@ final class ViewStatements {
 
     /** Every statement of {@code scripts} (file name to text, run in key order), with what each must follow. */
     static List<Statement> of(Map<String, String> scripts) {
+        return of(scripts, null);
+    }
+
+    /**
+     * The statements of {@code scripts} that {@code wantedNames} need: those that create or fill them, those that
+     * create or fill a name any of those mentions, and so on, and every barrier before them; with what each must
+     * follow among them. All of them when {@code wantedNames} is null.
+     */
+    static List<Statement> of(Map<String, String> scripts, Set<String> wantedNames) {
         List<String> files = new ArrayList<>();
         List<String> sqls = new ArrayList<>();
         for (Map.Entry<String, String> script : scripts.entrySet()) {
@@ -66,18 +76,52 @@ final class ViewStatements {
             names.retainAll(defined);
             mentions.add(names);
         }
+        boolean[] kept = kept(provides, mentions, wantedNames);
+        // index of each kept statement among the kept ones
+        int[] position = new int[sqls.size()];
         List<Statement> statements = new ArrayList<>();
         for (int j = 0; j < sqls.size(); j++) {
+            if (!kept[j]) {
+                continue;
+            }
             Set<Integer> needs = new HashSet<>();
             for (int i = 0; i < j; i++) {
-                if (provides.get(i).isEmpty() || provides.get(j).isEmpty() || intersects(provides.get(i), mentions.get(j))
-                        || intersects(mentions.get(i), provides.get(j))) {
-                    needs.add(i);
+                if (kept[i] && (provides.get(i).isEmpty() || provides.get(j).isEmpty()
+                        || intersects(provides.get(i), mentions.get(j)) || intersects(mentions.get(i), provides.get(j)))) {
+                    needs.add(position[i]);
                 }
             }
+            position[j] = statements.size();
             statements.add(new Statement(files.get(j), sqls.get(j), Set.copyOf(needs)));
         }
         return statements;
+    }
+
+    /** Per statement, whether {@code names} (null: everything) need it; see {@link #of(Map, Set)}. */
+    private static boolean[] kept(List<Set<String>> provides, List<Set<String>> mentions, Set<String> names) {
+        int n = provides.size();
+        boolean[] kept = new boolean[n];
+        if (names == null) {
+            Arrays.fill(kept, true);
+            return kept;
+        }
+        Set<String> wanted = new HashSet<>();
+        names.forEach(name -> wanted.add(name.toLowerCase(Locale.ROOT)));
+        // from the last statement back: a kept statement wants what it mentions from the statements before it
+        int lastKept = -1;
+        for (int j = n - 1; j >= 0; j--) {
+            if (intersects(provides.get(j), wanted)) {
+                kept[j] = true;
+                wanted.addAll(mentions.get(j));
+                lastKept = Math.max(lastKept, j);
+            }
+        }
+        for (int j = 0; j < lastKept; j++) {
+            if (provides.get(j).isEmpty()) {
+                kept[j] = true; // a barrier (a SET, say) holds for whatever follows it
+            }
+        }
+        return kept;
     }
 
     private static Set<String> provided(String sql) {

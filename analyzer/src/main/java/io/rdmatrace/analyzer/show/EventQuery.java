@@ -40,6 +40,10 @@ public final class EventQuery {
         }
     }
 
+    /** Every relation the queries here read (see {@code Analysis.connectionFor}). */
+    public static final Set<String> RELATIONS = Set.of("events", "calls", "completions", "async_events", "oob", "marks",
+            "hosts", "cm_events", "softverbs_packets", "counters", "qp_state_timeline");
+
     private final Connection connection;
 
     public EventQuery(Connection connection) {

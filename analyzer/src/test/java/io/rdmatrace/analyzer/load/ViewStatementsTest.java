@@ -50,6 +50,35 @@ class ViewStatementsTest {
     }
 
     @Test
+    void of_names_keepsWhatTheyNeedInFileOrder_withNeedsAmongTheKept() {
+        Map<String, String> scripts = new TreeMap<>(Map.of(
+                "10_a.sql", "CREATE TABLE a (x INT); CREATE MACRO m(v) AS v + 1;",
+                "20_b.sql", "CREATE TABLE b AS SELECT m(x) FROM a; CREATE TABLE c AS SELECT 'a' AS s FROM base;",
+                "30_fill.sql", "INSERT INTO a VALUES (1); CREATE VIEW d AS SELECT * FROM b JOIN c ON true;"));
+        // d reads b and c; b was made before a's fill, so the fill is not needed
+        List<ViewStatements.Statement> d = ViewStatements.of(scripts, Set.of("D"));
+        assertThat(d).extracting(ViewStatements.Statement::sql).containsExactly("CREATE TABLE a (x INT)",
+                "CREATE MACRO m(v) AS v + 1", "CREATE TABLE b AS SELECT m(x) FROM a",
+                "CREATE TABLE c AS SELECT 'a' AS s FROM base", "CREATE VIEW d AS SELECT * FROM b JOIN c ON true");
+        assertThat(d.get(2).needs()).isEqualTo(Set.of(0, 1));
+        assertThat(d.get(4).needs()).isEqualTo(Set.of(2, 3));
+        // a is what its creation and its fill make: b, its reader, is left out
+        List<ViewStatements.Statement> a = ViewStatements.of(scripts, Set.of("a"));
+        assertThat(a).extracting(ViewStatements.Statement::sql).containsExactly("CREATE TABLE a (x INT)",
+                "INSERT INTO a VALUES (1)");
+        assertThat(a.get(1).needs()).isEqualTo(Set.of(0));
+        assertThat(ViewStatements.of(scripts, null)).hasSize(6);
+    }
+
+    @Test
+    void of_names_keepsTheBarriersBeforeTheLastKeptStatement() {
+        List<ViewStatements.Statement> s = ViewStatements.of(new TreeMap<>(Map.of(
+                "1.sql", "CREATE TABLE a (x INT); SET threads = 1; CREATE TABLE b (y INT); SET threads = 2;")), Set.of("b"));
+        assertThat(s).extracting(ViewStatements.Statement::sql).containsExactly("SET threads = 1", "CREATE TABLE b (y INT)");
+        assertThat(s.get(1).needs()).isEqualTo(Set.of(0));
+    }
+
+    @Test
     void of_aStatementThatCreatesNothingIsABarrier() {
         List<ViewStatements.Statement> s = ViewStatements.of(new TreeMap<>(Map.of(
                 "1.sql", "CREATE TABLE a (x INT); SET threads = 1; CREATE TABLE b (y INT);")));
