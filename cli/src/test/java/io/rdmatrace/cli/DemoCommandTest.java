@@ -31,6 +31,9 @@ class DemoCommandTest {
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("[hostA]").contains("[hostB]").contains("hostA exit 0, hostB exit 0")
                 .contains("rdmatrace analyze " + out).contains("0 error(s), 0 warning(s)");
+        // the Quick start's output, as the README shows it
+        assertThat(ReadmeExamples.missing(ReadmeExamples.of("README.md").find("rdmatrace", "demo").shown(), r.out()))
+                .as("README lines the demo did not print; it printed:%n%s", r.out()).isEmpty();
         for (String host : new String[] {"hostA", "hostB"}) {
             TraceReader.Result t = TraceReader.readAll(out.resolve(host));
             assertThat(t.outcome().isClean()).isTrue();
