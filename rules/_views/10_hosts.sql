@@ -1,4 +1,5 @@
--- hosts: one row per host folder the loader met, readable or not, with its SESSION.
+-- hosts: one row per host folder the loader met, readable or not, with its SESSION and how its
+-- recording ended (its END; NULL without one).
 CREATE VIEW hosts AS
 SELECT h.host, h.folder, h.status,
        h.status IN ('CLEAN', 'REPAIRED', 'TRUNCATED', 'CORRUPT') AS readable,
@@ -7,9 +8,11 @@ SELECT h.host, h.folder, h.status,
        CASE WHEN s.scenario = 'program' THEN 'RECORD' WHEN s.scenario IS NOT NULL THEN 'AGENT' END AS origin,
        s.wall_ns AS start_wall_ns,
        CASE WHEN s.command_line LIKE '%--listen%' THEN 'listen'
-            WHEN s.command_line LIKE '%--connect%' THEN 'connect' END AS role
+            WHEN s.command_line LIKE '%--connect%' THEN 'connect' END AS role,
+       e.ending, e.exit_status, e.signal, e.recorder_signal, e.ending_detail, e.ending_text
 FROM _host h
-LEFT JOIN _session s ON s.host = h.host;
+LEFT JOIN _session s ON s.host = h.host
+LEFT JOIN _end e ON e.host = h.host;
 
 -- overrides: the capture options each host ran with, as recorded in its SESSION (seq 0).
 CREATE VIEW overrides AS

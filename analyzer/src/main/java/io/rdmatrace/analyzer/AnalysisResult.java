@@ -18,10 +18,13 @@ import io.rdmatrace.analyzer.rule.RuleProblem;
  * @param ruleNanos     wall time of running all rules
  * @param clocks        the hosts whose clock offset was estimated (others are references or unknown)
  * @param wire          the packet-level counters that moved ({@code wire_counters})
+ * @param endings       how each host's recording ended (hosts with an END)
  */
 public record AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
-        List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks, List<WireCounter> wire) {
+        List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks, List<WireCounter> wire,
+        List<HostEnding> endings) {
     public AnalysisResult {
+        endings = List.copyOf(endings);
         connections = List.copyOf(connections);
         outcomes = List.copyOf(outcomes);
         ruleProblems = List.copyOf(ruleProblems);
@@ -29,16 +32,27 @@ public record AnalysisResult(LoadReport load, List<ConnectionSummary> connection
         wire = List.copyOf(wire);
     }
 
+    /** A result without endings. */
+    public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
+            List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks, List<WireCounter> wire) {
+        this(load, connections, outcomes, ruleProblems, ruleNanos, clocks, wire, List.of());
+    }
+
+    /** How {@code host}'s recording ended, if its trace has an END. */
+    public java.util.Optional<HostEnding> ending(String host) {
+        return endings.stream().filter(e -> e.host().equals(host)).findFirst();
+    }
+
     /** A result without clock estimates. */
     public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
             List<RuleProblem> ruleProblems, long ruleNanos) {
-        this(load, connections, outcomes, ruleProblems, ruleNanos, List.of(), List.of());
+        this(load, connections, outcomes, ruleProblems, ruleNanos, List.of(), List.of(), List.of());
     }
 
     /** A result without wire counters. */
     public AnalysisResult(LoadReport load, List<ConnectionSummary> connections, List<RuleOutcome> outcomes,
             List<RuleProblem> ruleProblems, long ruleNanos, List<ClockEstimate> clocks) {
-        this(load, connections, outcomes, ruleProblems, ruleNanos, clocks, List.of());
+        this(load, connections, outcomes, ruleProblems, ruleNanos, clocks, List.of(), List.of());
     }
 
     /** The findings as causes with their consequences (computed on each call). */

@@ -30,7 +30,7 @@ public final class Analyzer {
         List<RuleProblem> problems = new ArrayList<>(rules.problems());
         outcomes.stream().filter(RuleOutcome::failed).map(RuleOutcome::problem).forEach(problems::add);
         return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos, clocks(database),
-                wire(database));
+                wire(database), endings(database));
     }
 
     // The report's queries run as plain statements: DuckDB's driver plans a prepared statement twice (when
@@ -51,6 +51,21 @@ public final class Analyzer {
             """;
 
     private static final String WIRE_SQL = "SELECT host, seq, counter, delta, role, meaning FROM wire_counters ORDER BY host, counter";
+
+    private static final String ENDINGS_SQL = "SELECT host, ending, exit_status, signal, recorder_signal, ending_detail,"
+            + " ending_text FROM hosts WHERE ending IS NOT NULL ORDER BY host";
+
+    private static List<HostEnding> endings(AnalysisDatabase database) throws SQLException {
+        List<HostEnding> endings = new ArrayList<>();
+        try (Statement statement = database.connection().createStatement();
+                ResultSet rs = statement.executeQuery(ENDINGS_SQL)) {
+            while (rs.next()) {
+                endings.add(new HostEnding(rs.getString(1), rs.getString(2), (Integer) rs.getObject(3),
+                        (Integer) rs.getObject(4), (Integer) rs.getObject(5), rs.getString(6), rs.getString(7)));
+            }
+        }
+        return endings;
+    }
 
     private static List<WireCounter> wire(AnalysisDatabase database) throws SQLException {
         List<WireCounter> wire = new ArrayList<>();

@@ -146,7 +146,9 @@ final class RecordCommand implements Callable<Integer> {
             }
             List<String> notes = new ArrayList<>();
             if (t.truncated()) {
-                notes.add("truncated: process " + t.pid() + " died before exiting");
+                notes.add("truncated: no END was written for process " + t.pid());
+            } else {
+                notes.add(t.ending().describe());
             }
             if (t.dropped() > 0) {
                 notes.add(t.dropped() + " records dropped (ring full)");

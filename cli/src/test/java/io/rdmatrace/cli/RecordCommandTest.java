@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.CompletionEvent;
+import io.rdmatrace.trace.EndEvent;
+import io.rdmatrace.trace.TraceEnding;
 import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.ReadOutcome;
 import io.rdmatrace.trace.TraceEvent;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * `rdmatrace record -- COMMAND` (issue 10) on unmodified programs over softverbs: both ends of an
  * ibv_rc_pingpong recorded into one trace with the attributes the analyzer needs, exit status
- * passthrough, a killed program's readable truncated trace, and the bad-input sentences.
+ * passthrough, a killed program's trace whose END names the signal, and the bad-input sentences.
  */
 class RecordCommandTest {
     private static final int ITERATIONS = 50;
@@ -38,6 +40,7 @@ class RecordCommandTest {
         TraceReader.Result ra = TraceReader.readAll(out.resolve("a"));
         TraceReader.Result rb = TraceReader.readAll(out.resolve("b"));
         assertThat(ra.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+        assertThat(((EndEvent) ra.events().get(ra.events().size() - 1)).ending()).isEqualTo(TraceEnding.exited(0, ""));
         assertThat(ra.session().info().fromProgram()).isTrue();
         assertThat(ra.session().info().commandLine()).contains("ibv_rc_pingpong");
         String ipA = ra.session().info().overrides().get("env.SOFTVERBS_DEVICES").substring("ra@".length());
@@ -117,7 +120,7 @@ class RecordCommandTest {
     }
 
     @Test
-    void killedProgram_leavesReadableTruncatedTrace(@TempDir Path work) throws Exception {
+    void killedProgram_leavesTraceWhoseEndNamesTheSignal(@TempDir Path work) throws Exception {
         Path tool = requireTool("ibv_rc_pingpong");
         LoopbackPair ips = LoopbackPair.random();
         int port = RecordJvm.freeTcpPort();
@@ -131,11 +134,22 @@ class RecordCommandTest {
                     .endsWith("ibv_rc_pingpong")).findFirst().orElseThrow();
             new ProcessBuilder("kill", "-9", Long.toString(program.pid())).start().waitFor();
             assertThat(a.await()).as(a.describe()).isEqualTo(128 + 9);
-            assertThat(a.stderr()).contains("truncated");
+            assertThat(a.stderr()).contains("the program ended by SIGKILL");
         }
+        // the recorder outlived the program: every call is in the ring, and the END says how it ended
         TraceReader.Result r = TraceReader.readAll(out.resolve("a"));
-        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
         assertThat(calls(r.events(), Verb.IBV_CREATE_QP)).hasSize(1);
+        assertThat(((EndEvent) r.events().get(r.events().size() - 1)).ending())
+                .isEqualTo(TraceEnding.killed(9, ""));
+        // analyze shows it (text and JSON; hosts.signal for rules)
+        StringWriter text = new StringWriter();
+        Main.execute(new PrintWriter(text), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(text.toString()).contains("ended: the program ended by SIGKILL");
+        StringWriter json = new StringWriter();
+        Main.execute(new PrintWriter(json), new PrintWriter(new StringWriter()), "analyze", "--format", "json", out.toString());
+        assertThat(json.toString()).contains("\"ending\":{\"how\":\"KILLED\",\"exit_status\":null,\"signal\":9,"
+                + "\"recorder_signal\":null,\"detail\":null,\"text\":\"the program ended by SIGKILL\"}");
     }
 
     @Test

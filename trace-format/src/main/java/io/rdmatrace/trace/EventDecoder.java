@@ -19,6 +19,8 @@ final class EventDecoder {
     private final boolean newerMinor;
     /** Format 1.1 added the CALL's work-request chain. */
     private final boolean hasChains;
+    /** Format 1.4 added how the recording ended to the END. */
+    private final boolean hasEnding;
     private long skippedUnknownAttrs;
     private final ByteSource source = new ByteSource();
     private String lastThreadName = "";
@@ -28,6 +30,7 @@ final class EventDecoder {
         this.traceVersion = traceVersion;
         this.newerMinor = traceVersion.minor() > FormatVersion.FORMAT_MINOR;
         this.hasChains = traceVersion.minor() >= 1;
+        this.hasEnding = traceVersion.minor() >= 4;
     }
 
     /** Attributes with codes this build does not know, skipped in traces of a newer minor version. */
@@ -109,7 +112,7 @@ final class EventDecoder {
             case COUNTERS:
                 return counters(h, b);
             case END:
-                return new EndEvent(h, b.stop());
+                return end(h, b);
             case CM_EVENT:
                 return new CmEvent(h, b.stopInt(), b.stopInt(), b.stop(), attrs(b));
             case PACKET:
@@ -117,6 +120,19 @@ final class EventDecoder {
             default:
                 throw new CorruptDocumentException("unhandled kind " + kind);
         }
+    }
+
+    private EndEvent end(EventHeader h, ByteSource b) {
+        long count = b.stop();
+        if (!hasEnding) {
+            return new EndEvent(h, count);
+        }
+        int code = b.u8();
+        TraceEnding.How how = TraceEnding.How.byCode(code);
+        if (how == null) {
+            throw new CorruptDocumentException("unknown END ending code " + code);
+        }
+        return new EndEvent(h, count, new TraceEnding(how, b.stopInt(), b.stopInt(), b.stopInt(), b.utf8()));
     }
 
     private CallEvent call(EventHeader h, ByteSource b) {

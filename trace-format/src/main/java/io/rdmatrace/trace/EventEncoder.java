@@ -216,8 +216,14 @@ final class EventEncoder {
         }
     }
 
-    static void end(ByteSink b, long eventCount) {
+    static void end(ByteSink b, long eventCount, TraceEnding ending) {
         b.stop(eventCount);
+        // since 1.4: how the recording ended
+        b.u8(ending.how().code());
+        b.stop(ending.exitStatus());
+        b.stop(ending.signal());
+        b.stop(ending.recorderSignal());
+        b.utf8(ending.detail());
     }
 
     /** Writes a whole event as it is, header included (for copies such as a redacted export). */
@@ -247,7 +253,7 @@ final class EventEncoder {
         } else if (e instanceof PacketEvent p) {
             packet(b, p);
         } else if (e instanceof EndEvent end) {
-            end(b, end.eventCount());
+            end(b, end.eventCount(), end.ending());
         } else {
             throw new IllegalArgumentException("unknown event " + e);
         }

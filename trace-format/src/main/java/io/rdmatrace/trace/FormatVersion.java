@@ -10,7 +10,7 @@ public record FormatVersion(int major, int minor) {
     /** Bump when an old reader could misread a new trace; see FORMAT.md. */
     public static final int FORMAT_MAJOR = 1;
     /** Bump when something is added that old readers can safely skip. */
-    public static final int FORMAT_MINOR = 3;
+    public static final int FORMAT_MINOR = 4;
 
     public static final FormatVersion CURRENT = new FormatVersion(FORMAT_MAJOR, FORMAT_MINOR);
 

@@ -289,16 +289,22 @@ public final class TraceWriter implements AutoCloseable {
         open.close();
     }
 
-    /** Writes the END event (a clean close) and closes the queue. Idempotent. */
+    /** Writes the END event (a clean close, {@link TraceEnding#FINISHED}) and closes the queue. Idempotent. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(TraceEnding.FINISHED);
+    }
+
+    /** Writes the END event saying how the recording ended and closes the queue. Idempotent. */
+    public synchronized void close(TraceEnding ending) {
+        Objects.requireNonNull(ending, "ending");
         if (closed) {
             return;
         }
         try {
             if (!broken) {
                 long count = nextSeq;
-                append(EventKind.END, b -> EventEncoder.end(b, count));
+                append(EventKind.END, b -> EventEncoder.end(b, count, ending));
             }
         } finally {
             closed = true;

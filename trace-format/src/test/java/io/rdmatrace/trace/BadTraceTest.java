@@ -196,6 +196,60 @@ class BadTraceTest {
     }
 
     @Test
+    void endOfFormat13_readsAsUnstated() throws Exception {
+        Path dir = out.resolve("v13");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
+            try (DocumentContext dc = a.writingDocument()) {
+                ByteSink b = new ByteSink(64);
+                EventEncoder.kind(b, EventKind.SESSION);
+                EventEncoder.sessionPrefix(b, new FormatVersion(1, 3));
+                EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
+                EventEncoder.session(b, EdgeFixture.session("v13"));
+                EventEncoder.seal(b, 0);
+                dc.wire().bytes().write(b.array(), 0, b.length());
+            }
+            try (DocumentContext dc = a.writingDocument()) {
+                ByteSink b = new ByteSink(64);
+                EventEncoder.kind(b, EventKind.END);
+                EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
+                b.stop(1); // a 1.3 END: the event count only
+                EventEncoder.seal(b, 0);
+                dc.wire().bytes().write(b.array(), 0, b.length());
+            }
+        }
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+        assertThat(((EndEvent) r.events().get(1)).ending()).isEqualTo(TraceEnding.UNSTATED);
+    }
+
+    @Test
+    void endWithAnUnknownEndingCode_isCorrupt() throws Exception {
+        Path dir = out.resolve("badending");
+        try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
+            try (DocumentContext dc = a.writingDocument()) {
+                ByteSink b = new ByteSink(64);
+                EventEncoder.kind(b, EventKind.SESSION);
+                EventEncoder.sessionPrefix(b, FormatVersion.CURRENT);
+                EventEncoder.header(b, 0, 1, 2, 3, 4, "t");
+                EventEncoder.session(b, EdgeFixture.session("badending"));
+                EventEncoder.seal(b, 0);
+                dc.wire().bytes().write(b.array(), 0, b.length());
+            }
+            try (DocumentContext dc = a.writingDocument()) {
+                ByteSink b = new ByteSink(64);
+                EventEncoder.kind(b, EventKind.END);
+                EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
+                b.stop(1).u8(99).stop(-1).stop(0).stop(0).utf8("");
+                EventEncoder.seal(b, 0);
+                dc.wire().bytes().write(b.array(), 0, b.length());
+            }
+        }
+        TraceReader.Result r = TraceReader.readAll(dir);
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CORRUPT);
+        assertThat(r.outcome().detail()).contains("unknown END ending code 99");
+    }
+
+    @Test
     void trailingBytesInCurrentVersion_areCorrupt() throws Exception {
         Path dir = out.resolve("trailing");
         try (SingleChronicleQueue q = TraceLayout.openForWrite(dir); ExcerptAppender a = q.createAppender()) {
@@ -214,7 +268,7 @@ class BadTraceTest {
                 int start = 0;
                 EventEncoder.kind(b, EventKind.END);
                 EventEncoder.header(b, 1, 5, 6, 3, 4, "t");
-                EventEncoder.end(b, 1);
+                EventEncoder.end(b, 1, TraceEnding.UNSTATED);
                 b.i64(99);
                 EventEncoder.seal(b, start);
                 dc.wire().bytes().write(b.array(), 0, b.length());

@@ -11,7 +11,8 @@ class EncodingTest {
 
     @Test
     void endEvent_bytesAreAsDocumented() {
-        EndEvent e = new EndEvent(new EventHeader(300, 0x0102030405060708L, -1L, 4242, 1, "t"), 300);
+        EndEvent e = new EndEvent(new EventHeader(300, 0x0102030405060708L, -1L, 4242, 1, "t"), 300,
+                TraceEnding.interrupted(15, -1, 15, "x"));
         ByteArrayOutputStream x = new ByteArrayOutputStream();
         x.write(8); // kind END
         x.writeBytes(new byte[] {(byte) 0xAC, 0x02}); // stop 300
@@ -21,6 +22,11 @@ class EncodingTest {
         x.write(1); // stop threadId
         x.writeBytes(new byte[] {1, 't'}); // utf8
         x.writeBytes(new byte[] {(byte) 0xAC, 0x02}); // eventCount
+        x.write(4); // u8 ending INTERRUPTED (1.4)
+        x.writeBytes(new byte[] {(byte) 0x80, 0}); // stop exitStatus -1
+        x.write(15); // stop signal
+        x.write(15); // stop recorderSignal
+        x.writeBytes(new byte[] {1, 'x'}); // utf8 detail
         byte[] body = x.toByteArray();
         int check = documentedCheck(body);
         x.writeBytes(new byte[] {(byte) check, (byte) (check >>> 8), (byte) (check >>> 16), (byte) (check >>> 24)});

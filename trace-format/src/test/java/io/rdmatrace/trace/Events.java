@@ -24,7 +24,7 @@ final class Events {
         } else if (e instanceof CountersEvent c) {
             return new CountersEvent(BLANK, c.device(), c.phase(), c.counters());
         } else if (e instanceof EndEvent end) {
-            return new EndEvent(BLANK, end.eventCount());
+            return new EndEvent(BLANK, end.eventCount(), end.ending());
         } else if (e instanceof CmEvent c) {
             return new CmEvent(BLANK, c.eventType(), c.status(), c.id(), c.attrs());
         } else if (e instanceof PacketEvent p) {

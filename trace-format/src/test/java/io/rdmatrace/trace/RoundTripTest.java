@@ -182,6 +182,22 @@ class RoundTripTest {
         }
     }
 
+    @Test
+    void endSaysHowTheRecordingEnded() throws Exception {
+        List<TraceEnding> endings = List.of(TraceEnding.FINISHED, TraceEnding.exited(1, "the program exited 1"),
+                TraceEnding.killed(11, "killed by SIGSEGV"), TraceEnding.interrupted(15, -1, 9, "SIGKILL after 5 s"),
+                TraceEnding.interrupted(1, 3, 0, ""));
+        for (int i = 0; i < endings.size(); i++) {
+            TraceWriter w = TraceWriter.create(out, EdgeFixture.session("end" + i));
+            w.close(endings.get(i));
+            w.close(TraceEnding.FINISHED); // idempotent: the first close's END stays
+            TraceReader.Result r = TraceReader.readAll(out.resolve("end" + i));
+            assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+            assertThat(r.events()).hasSize(2);
+            assertThat(((EndEvent) r.events().get(1)).ending()).isEqualTo(endings.get(i));
+        }
+    }
+
     private static long epochNanos() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();

@@ -125,7 +125,7 @@ public final class Redactor {
             return new PacketEvent(h, text(p.device()), p.direction(), p.reason(), p.opcode(), p.destQp(), p.psn(),
                     p.ackReq(), p.syndrome(), p.ipLength(), p.payloadLength(), text(p.peer()));
         } else if (event instanceof EndEvent e) {
-            return new EndEvent(h, e.eventCount());
+            return new EndEvent(h, e.eventCount(), e.ending()); // the ending's detail is the recorder's own sentence
         }
         throw new IllegalArgumentException("unknown event kind " + event.kind());
     }

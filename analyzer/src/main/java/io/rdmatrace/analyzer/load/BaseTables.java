@@ -170,7 +170,13 @@ final class BaseTables {
             new Column("value", SqlType.BIGINT))));
 
     static final Table END = new Table("_end", withHeader(List.of(
-            new Column("event_count", SqlType.BIGINT))));
+            new Column("event_count", SqlType.BIGINT),
+            new Column("ending", SqlType.VARCHAR),
+            new Column("exit_status", SqlType.INTEGER),
+            new Column("signal", SqlType.INTEGER),
+            new Column("recorder_signal", SqlType.INTEGER),
+            new Column("ending_detail", SqlType.VARCHAR),
+            new Column("ending_text", SqlType.VARCHAR))));
 
     static final Table THREAD = new Table("_thread", List.of(
             new Column("pid", SqlType.BIGINT),

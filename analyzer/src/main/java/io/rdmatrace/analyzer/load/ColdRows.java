@@ -18,6 +18,7 @@ import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.PacketEvent;
 import io.rdmatrace.trace.SessionEvent;
+import io.rdmatrace.trace.TraceEnding;
 import io.rdmatrace.trace.TraceEvent;
 import io.rdmatrace.trace.WorkRequest;
 
@@ -106,7 +107,20 @@ final class ColdRows {
                         .put("phase", counters.phase().name()).put("name", counter.name()).put("value", counter.value());
             }
         } else if (event instanceof EndEvent end) {
-            header(endRows, end.header()).put("event_count", end.eventCount());
+            TraceEnding ending = end.ending();
+            SparseRows.Row row = header(endRows, end.header()).put("event_count", end.eventCount())
+                    .put("ending", ending.how().name()).put("ending_text", ending.describe())
+                    .put("ending_detail", ending.detail().isEmpty() ? null : ending.detail());
+            // NULL, not -1/0, where the program did not exit or no signal was involved: rules test IS NULL
+            if (ending.exitStatus() >= 0) {
+                row.put("exit_status", ending.exitStatus());
+            }
+            if (ending.signal() > 0) {
+                row.put("signal", ending.signal());
+            }
+            if (ending.recorderSignal() > 0) {
+                row.put("recorder_signal", ending.recorderSignal());
+            }
         }
     }
 

@@ -55,6 +55,7 @@ final class JsonReport implements ReportWriter {
             Json.field(out, false, "readable", Boolean.toString(h.readable()));
             Json.field(out, false, "events", Long.toString(h.events()));
             Json.field(out, false, "detail", Json.string(h.detail()));
+            result.ending(h.host()).ifPresent(e -> Json.field(out, false, "ending", ending(e)));
             out.print("}");
         }
         out.print("],\"root_problems\":[");
@@ -164,5 +165,15 @@ final class JsonReport implements ReportWriter {
 
     private static String strings(List<String> values) {
         return "[" + String.join(",", values.stream().map(Json::string).toList()) + "]";
+    }
+
+    /** How a host's recording ended: {"how", "exit_status", "signal", "recorder_signal", "detail", "text"}, nulls kept. */
+    private static String ending(io.rdmatrace.analyzer.HostEnding e) {
+        return "{\"how\":" + Json.string(e.ending())
+                + ",\"exit_status\":" + e.exitStatus()
+                + ",\"signal\":" + e.signal()
+                + ",\"recorder_signal\":" + e.recorderSignal()
+                + ",\"detail\":" + (e.detail() == null ? "null" : Json.string(e.detail()))
+                + ",\"text\":" + Json.string(e.text()) + "}";
     }
 }

@@ -46,6 +46,8 @@ final class TextReport implements ReportWriter {
             if (!host.status().equals("CLEAN")) {
                 out.println("      " + host.detail());
             }
+            result.ending(host.host()).filter(e -> !e.ending().equals("UNSTATED") && !e.ending().equals("FINISHED"))
+                    .ifPresent(e -> out.println("      ended: " + e.text() + (e.detail() == null ? "" : " (" + e.detail() + ")")));
         }
         for (String problem : result.load().rootProblems()) {
             out.println("  " + problem);

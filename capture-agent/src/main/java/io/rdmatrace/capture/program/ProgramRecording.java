@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.program;
 
+import io.rdmatrace.trace.TraceEnding;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.capture.wire.SoftverbsWireLog;
 import java.io.IOException;
@@ -44,6 +45,8 @@ public final class ProgramRecording {
     private final Map<Path, ProgramTrace> traces = new LinkedHashMap<>();
     private final List<String> ringProblems = new ArrayList<>();
     private boolean firstTaken;
+    /** The signal the recorder got and forwarded (0: none). */
+    private volatile int recorderSignal;
     private long lastScan = System.nanoTime() - SCAN_INTERVAL_NANOS;
 
     public ProgramRecording(Settings settings) {
@@ -105,11 +108,50 @@ public final class ProgramRecording {
         List<RecordedTrace> outcomes = new ArrayList<>();
         List<SoftverbsWireLog> wire = settings.wireDir() == null ? List.of() : SoftverbsWireLog.readAll(settings.wireDir());
         for (ProgramTrace t : traces.values()) {
-            boolean died = !t.ring().closed();
-            outcomes.add(t.finish(died, wire.stream().filter(w -> w.pid() == t.ring().pid()).toList()));
+            TraceEnding ending = ending(t.ring(), process.pid(), exit);
+            outcomes.add(t.finish(ending, wire.stream().filter(w -> w.pid() == t.ring().pid()).toList()));
             t.ring().close();
         }
         return new Result(exit, outcomes);
+    }
+
+    /**
+     * Notes that the recorder got {@code signal} and passed it on: the END of every trace says so.
+     * Safe to call from a signal handler's thread.
+     */
+    public void interrupted(int signal) {
+        recorderSignal = signal;
+    }
+
+    /**
+     * What the END of {@code ring}'s trace says. The command's own process: its status as
+     * waitFor gives it (128+n for a death by signal n: a closed ring tells an exit(143) from a
+     * SIGTERM, since only an exit runs the tracer's exit handler). Any other process is not our
+     * child, so only its ring says whether it exited.
+     */
+    private TraceEnding ending(RingFile ring, long commandPid, int exit) {
+        int got = recorderSignal;
+        boolean exited = ring.closed();
+        int status = -1;
+        int signal = 0;
+        String detail;
+        if (ring.pid() == commandPid) {
+            if (exited || exit < 128) {
+                status = exit;
+                detail = exited ? "" : "process " + ring.pid() + " exited without running its exit handlers";
+            } else {
+                signal = exit - 128;
+                detail = "";
+            }
+        } else {
+            detail = "process " + ring.pid() + " (a descendant of the command) "
+                    + (exited ? "exited" : "died before its exit handlers ran") + "; its status is its parent's to see";
+        }
+        if (got > 0) {
+            return TraceEnding.interrupted(got, status, signal, detail);
+        }
+        return signal > 0 || !exited && status < 0 ? TraceEnding.killed(signal, detail) : new TraceEnding(
+                TraceEnding.How.EXITED, status, 0, 0, detail);
     }
 
     /** Opens new rings (when {@code scan}) and drains all of them. */

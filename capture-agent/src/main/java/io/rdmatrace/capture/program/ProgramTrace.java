@@ -8,6 +8,7 @@ import io.rdmatrace.trace.Attrs;
 import io.rdmatrace.trace.CountersEvent;
 import io.rdmatrace.trace.GidEntry;
 import io.rdmatrace.trace.SessionInfo;
+import io.rdmatrace.trace.TraceEnding;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.verbs.SlotStructs;
@@ -314,8 +315,8 @@ final class ProgramTrace {
         }
     }
 
-    /** Drains what is left and closes the trace: with END if the program exited, without it (TRUNCATED) if it died. */
-    RecordedTrace finish(boolean programDied, List<SoftverbsWireLog> wire) throws IOException, TraceException {
+    /** Drains what is left and closes the trace with an END saying {@code ending}, or without END (TRUNCATED) if null. */
+    RecordedTrace finish(TraceEnding ending, List<SoftverbsWireLog> wire) throws IOException, TraceException {
         drain();
         while (!deferred.isEmpty()) {
             takeDeferred();
@@ -336,14 +337,13 @@ final class ProgramTrace {
             summary.flush(this::emitUnchecked);
         }
         if (writer == null) {
-            return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), false);
+            return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), ending);
         }
         for (SoftverbsWireLog log : wire) {
             WireEvents.write(writer, log); // record --soft --wire: the program's packets
         }
         long dropped = reader.ring().dropped();
         long refused = reader.ring().threadsRefused();
-        boolean clean = reader.ring().closed() && !programDied;
         if (dropped > 0 || refused > 0 || unmapped > 0 || reader.corruptRecords() > 0) {
             writer.counters("rdmatrace-tracer", CountersEvent.Phase.END, List.of(
                     new CountersEvent.Counter("dropped_records", dropped),
@@ -352,12 +352,12 @@ final class ProgramTrace {
                     new CountersEvent.Counter("undecodable_records", reader.corruptRecords())));
         }
         Path folder = writer.folder();
-        if (clean) {
-            writer.close();
+        if (ending != null) {
+            writer.close(ending);
         } else {
             writer.closeTruncated();
         }
-        return new RecordedTrace(folder, reader.ring().pid(), events, dropped, !clean);
+        return new RecordedTrace(folder, reader.ring().pid(), events, dropped, ending);
     }
 
 

@@ -1,5 +1,6 @@
 package io.rdmatrace.capture.program;
 
+import io.rdmatrace.trace.TraceEnding;
 import java.nio.file.Path;
 
 /**
@@ -9,7 +10,11 @@ import java.nio.file.Path;
  * @param pid       the process
  * @param events    events written after the SESSION
  * @param dropped   records the tracer could not put in its ring (full): they are missing from the trace
- * @param truncated the process died before its exit handlers ran: the trace has no END
+ * @param ending    what its END says, or null when the trace has no END (TRUNCATED)
  */
-public record RecordedTrace(Path folder, long pid, long events, long dropped, boolean truncated) {
+public record RecordedTrace(Path folder, long pid, long events, long dropped, TraceEnding ending) {
+    /** The trace has no END. */
+    public boolean truncated() {
+        return ending == null;
+    }
 }
