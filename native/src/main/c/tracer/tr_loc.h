@@ -19,6 +19,7 @@
 /* Environment set by `rdmatrace record`. */
 #define TR_ENV_REAL "RDMATRACE_REAL_VERBS"     /* absolute path of the libibverbs to forward to */
 #define TR_ENV_RING_DIR "RDMATRACE_RING_DIR"   /* where this process creates its ring file */
+#define TR_ENV_RECORDER "RDMATRACE_RECORDER_PID" /* the recording process: its death kills its child */
 #define TR_ENV_RING_MB "RDMATRACE_RING_MB"     /* size of each thread's sub-ring in MiB (default 4) */
 #define TR_ENV_SUMMARY "RDMATRACE_DATA_PATH"   /* "summary" or "full" (default) */
 #define TR_ENV_PREFAULT "RDMATRACE_PREFAULT"   /* "0": no prefault of a thread's sub-ring at its first record */

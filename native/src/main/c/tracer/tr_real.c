@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,6 +76,27 @@ static const char *find_real(const char *self_path, char *buf, size_t cap)
     return NULL;
 }
 
+/*
+ * The command record started dies with record: a SIGKILLed recorder cannot pass a signal on, and
+ * a hung program left behind would hold its device. Only record's direct child (its parent is
+ * the pid record named; checked after prctl, so a recorder that died meanwhile is noticed too).
+ */
+static void tie_to_recorder(void)
+{
+    const char *rec = getenv(TR_ENV_RECORDER);
+    if (rec == NULL || rec[0] == '\0') {
+        return;
+    }
+    char *end;
+    long pid = strtol(rec, &end, 10);
+    if (*end != '\0' || pid <= 1 || (long)getppid() != pid) {
+        return;
+    }
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && (long)getppid() != pid) {
+        raise(SIGKILL);
+    }
+}
+
 static void after_fork_child(void)
 {
     tr_ring_after_fork();
@@ -124,6 +147,7 @@ __attribute__((constructor)) void tr_init(void)
             return;
         }
         pthread_atfork(NULL, NULL, after_fork_child);
+        tie_to_recorder();
     }
 }
 

@@ -30,7 +30,10 @@ import picocli.CommandLine.Spec;
         description = {"Run COMMAND with a tracing libibverbs in front of the real one and record every verbs "
                 + "call it makes (arguments, return codes, errnos, durations; the data path; completions and "
                 + "async events) into OUT/<host-id>/, the trace the other verbs read. Exits with COMMAND's exit "
-                + "status (128+signal if it was killed). Programs that link libibverbs and programs that dlopen "
+                + "status (128+signal if it was killed). SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to COMMAND; "
+                + "after --grace seconds it is SIGKILLed, the trace is closed with an END naming the signal, and "
+                + "rdmatrace exits 128+signal. Events reach the trace within about a second, so a program that hangs "
+                + "can be analysed while it runs. Programs that link libibverbs and programs that dlopen "
                 + "it are both recorded; static, setuid and 32-bit programs cannot be."},
         footer = {"", "Example usage:",
                 "  rdmatrace record --soft --host-id a -- ibv_rc_pingpong -g 3            (host A)",
@@ -62,6 +65,11 @@ final class RecordCommand implements Callable<Integer> {
             + "for the program (PACKET events, as capture --wire).")
     boolean wire;
 
+    @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "5",
+            description = "After passing SIGINT/SIGTERM/SIGHUP/SIGQUIT on to COMMAND, wait this long for it to end, "
+                    + "then SIGKILL it (default: ${DEFAULT-VALUE}).")
+    double graceSeconds;
+
     @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The program and its arguments (after --).")
     List<String> command;
 
@@ -76,6 +84,7 @@ final class RecordCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "rdmatrace record: --data-path is full or summary, not '" + dataPath + "'");
         }
+        long grace = graceMillis();
         if (wire && !verbs.soft()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "rdmatrace record: --wire records softverbs' packets: it needs --soft");
@@ -95,7 +104,7 @@ final class RecordCommand implements Callable<Integer> {
             }
             err.println("rdmatrace record: " + why.get() + "; running it unrecorded (--best-effort)");
             err.flush();
-            return runUnrecorded();
+            return runUnrecorded(grace);
         }
         String host = hostId != null ? hostId : CaptureCommand.HostName.local();
         Path hostFolder = TraceLayout.hostFolder(out, host);
@@ -115,11 +124,13 @@ final class RecordCommand implements Callable<Integer> {
             warmUp.join(WARM_UP_WAIT_MILLIS);
             Process process = pb.start();
             ProgramRecording.Result result;
-            try (InterruptForwarder ignored = InterruptForwarder.to(process)) {
+            int signal;
+            try (SignalForwarder forwarder = SignalForwarder.to(process, grace, recording::interrupted)) {
                 result = recording.record(process);
+                signal = forwarder.received();
             }
             report(err, result, recording.ringProblems());
-            return result.exitCode();
+            return signal > 0 ? 128 + signal : result.exitCode();
         } catch (TraceException e) {
             throw new UserDataException("rdmatrace record: " + e.getMessage(), e);
         } finally {
@@ -127,10 +138,19 @@ final class RecordCommand implements Callable<Integer> {
         }
     }
 
-    private int runUnrecorded() throws IOException, InterruptedException {
+    private long graceMillis() {
+        if (!(graceSeconds >= 0 && graceSeconds <= 3600)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "rdmatrace record: --grace is 0 to 3600 seconds, not " + graceSeconds);
+        }
+        return Math.round(graceSeconds * 1000);
+    }
+
+    private int runUnrecorded(long grace) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).inheritIO().start();
-        try (InterruptForwarder ignored = InterruptForwarder.to(p)) {
-            return p.waitFor();
+        try (SignalForwarder forwarder = SignalForwarder.to(p, grace, s -> { })) {
+            int exit = p.waitFor();
+            return forwarder.received() > 0 ? 128 + forwarder.received() : exit;
         }
     }
 

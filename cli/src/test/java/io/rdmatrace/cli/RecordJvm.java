@@ -31,7 +31,14 @@ final class RecordJvm implements AutoCloseable {
 
     /** Two distinct loopback addresses 127.x.y.1 / 127.x.y.2 no other test uses at the same time. */
     static RecordJvm start(String label, Map<String, String> env, Path work, List<String> args) throws IOException {
-        List<String> cmd = command(args);
+        return start(label, env, work, args, List.of());
+    }
+
+    /** As {@link #start(String, Map, Path, List)}, the JVM run by {@code prefix} (e.g. env --default-signal=INT). */
+    static RecordJvm start(String label, Map<String, String> env, Path work, List<String> args, List<String> prefix)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(command(args));
         Path out = work.resolve(label + ".out");
         Path err = work.resolve(label + ".err");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())

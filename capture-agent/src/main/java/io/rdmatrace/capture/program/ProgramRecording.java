@@ -66,6 +66,8 @@ public final class ProgramRecording {
         }
         env.put("RDMATRACE_RING_DIR", s.ringDir().toString());
         env.put("RDMATRACE_DATA_PATH", s.summary() ? "summary" : "full");
+        // the tracer ties the command's life to ours (PR_SET_PDEATHSIG): no orphan if record is SIGKILLed
+        env.put("RDMATRACE_RECORDER_PID", Long.toString(ProcessHandle.current().pid()));
         if (s.wireDir() != null) {
             env.put("SOFTVERBS_WIRE", s.wireDir().toString());
         }
@@ -148,6 +150,10 @@ public final class ProgramRecording {
                     + (exited ? "exited" : "died before its exit handlers ran") + "; its status is its parent's to see";
         }
         if (got > 0) {
+            if (signal == 9 && got != 9) {
+                detail = TraceEnding.signalName(got) + " was passed on; the program had not ended when the grace period"
+                        + " was over and was SIGKILLed" + (detail.isEmpty() ? "" : "; " + detail);
+            }
             return TraceEnding.interrupted(got, status, signal, detail);
         }
         return signal > 0 || !exited && status < 0 ? TraceEnding.killed(signal, detail) : new TraceEnding(

@@ -1,0 +1,140 @@
+package io.rdmatrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.EndEvent;
+import io.rdmatrace.trace.ReadOutcome;
+import io.rdmatrace.trace.TraceEnding;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.Verb;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 28: a recorded program that hangs (an ibv_rc_pingpong server whose client never comes) is
+ * on disk while it hangs, and every way the recording ends leaves a readable trace and no orphan.
+ * No timed assertion: every wait is a bounded poll.
+ */
+class RecordEndingTest {
+    /** What the hung server has done: open, PD, MR, CQ, QP. */
+    private static final Set<Verb> SET_UP = Set.of(Verb.IBV_OPEN_DEVICE, Verb.IBV_ALLOC_PD, Verb.IBV_REG_MR,
+            Verb.IBV_CREATE_CQ, Verb.IBV_CREATE_QP);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "HUP", "INT"})
+    void signalToRecord_isPassedOn_andTheEndNamesIt(String name, @TempDir Path work) throws Exception {
+        int number = Map.of("TERM", 15, "HUP", 1, "INT", 2).get(name);
+        Path out = work.resolve("trace");
+        try (Hung hung = Hung.start(work, out)) {
+            assertThat(readWhileRunning(out.resolve("a"))).as(hung.jvm.describe()).isTrue();
+            new ProcessBuilder("kill", "-s", name, Long.toString(hung.jvm.process().pid())).start().waitFor();
+            assertThat(hung.jvm.await()).as(hung.jvm.describe()).isEqualTo(128 + number);
+            assertThat(gone(hung.program)).as("the program %d outlived record", hung.program.pid()).isTrue();
+            assertThat(hung.jvm.stderr()).doesNotContain("No such process");
+        }
+        TraceReader.Result r = TraceReader.readAll(out.resolve("a"));
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.CLEAN);
+        assertThat(verbs(r.events())).containsAll(SET_UP);
+        TraceEnding ending = ((EndEvent) r.events().get(r.events().size() - 1)).ending();
+        assertThat(ending.how()).isEqualTo(TraceEnding.How.INTERRUPTED);
+        assertThat(ending.recorderSignal()).isEqualTo(number);
+        assertThat(ending.signal()).as(ending.toString()).isEqualTo(number); // ibv_rc_pingpong dies of it
+        StringWriter text = new StringWriter();
+        Main.execute(new PrintWriter(text), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(text.toString()).contains("ended: record got SIG" + name + "; the program ended by SIG" + name);
+    }
+
+    @Test
+    void sigkillOfRecord_leavesTheCallsReadable(@TempDir Path work) throws Exception {
+        Path out = work.resolve("trace");
+        try (Hung hung = Hung.start(work, out)) {
+            assertThat(readWhileRunning(out.resolve("a"))).as(hung.jvm.describe()).isTrue();
+            new ProcessBuilder("kill", "-9", Long.toString(hung.jvm.process().pid())).start().waitFor();
+            assertThat(hung.jvm.await()).isEqualTo(128 + 9);
+            // the tracer tied the program's life to record's (PR_SET_PDEATHSIG): no orphan holds the device
+            assertThat(gone(hung.program)).as("the program %d outlived record", hung.program.pid()).isTrue();
+        }
+        TraceReader.Result r = TraceReader.readAll(out.resolve("a"));
+        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+        assertThat(verbs(r.events())).containsAll(SET_UP);
+    }
+
+    /** A recorded ibv_rc_pingpong server waiting for a client that never comes; SIGINT not ignored. */
+    private record Hung(RecordJvm jvm, ProcessHandle program) implements AutoCloseable {
+        static Hung start(Path work, Path out) throws Exception {
+            Path tool = requireTool("ibv_rc_pingpong");
+            LoopbackPair ips = LoopbackPair.random();
+            int port = RecordJvm.freeTcpPort();
+            // a background job ignores SIGINT, and its children inherit that: env resets it
+            RecordJvm jvm = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "hg@" + ips.a()), work,
+                    List.of("--soft", "--grace", "10", "--out", out.toString(), "--host-id", "a", "--", tool.toString(),
+                            "-g", "3", "-p", Integer.toString(port)),
+                    List.of("env", "--default-signal=INT"));
+            jvm.awaitListening(port);
+            ProcessHandle program = jvm.process().descendants().filter(p -> p.info().command().orElse("")
+                    .endsWith("ibv_rc_pingpong")).findFirst().orElseThrow();
+            return new Hung(jvm, program);
+        }
+
+        @Override
+        public void close() {
+            program.destroyForcibly();
+            jvm.close();
+        }
+    }
+
+    /** Polls (bounded) until the live trace holds the server's set-up calls. */
+    private static boolean readWhileRunning(Path folder) throws InterruptedException {
+        for (int i = 0; i < 600; i++) {
+            if (Files.isDirectory(folder)) {
+                try {
+                    TraceReader.Result r = TraceReader.readAll(folder);
+                    if (verbs(r.events()).containsAll(SET_UP)) {
+                        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+                        return true;
+                    }
+                } catch (TraceException e) {
+                    // not yet a trace (the SESSION is being written)
+                }
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    private static boolean gone(ProcessHandle p) throws InterruptedException {
+        for (int i = 0; i < 300 && p.isAlive(); i++) {
+            Thread.sleep(50);
+        }
+        return !p.isAlive();
+    }
+
+    private static Set<Verb> verbs(List<TraceEvent> events) {
+        return events.stream().filter(e -> e instanceof CallEvent).map(e -> ((CallEvent) e).verb()).collect(Collectors.toSet());
+    }
+
+    private static Path requireTool(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        assumeTrue(false, name + " is not installed (ibverbs-utils); this test runs in CI, which installs it");
+        return null;
+    }
+}
