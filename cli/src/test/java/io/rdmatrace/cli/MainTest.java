@@ -44,6 +44,22 @@ class MainTest {
     }
 
     @Test
+    void version_namesTheCommitAndTheBundledLibraries() throws Exception {
+        String out = run("--version").out();
+        // the build ran in a git checkout: the commit is the one HEAD names (plus -dirty when edited)
+        Process git = new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD").redirectErrorStream(true).start();
+        String head = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertThat(git.waitFor()).isZero();
+        assertThat(out.lines().findFirst().orElseThrow()).matches("rdmatrace \\S+ \\(commit [0-9a-f]{12}(-dirty)?\\)")
+                .contains(head);
+        String bundled = out.lines().filter(l -> l.startsWith("bundled: ")).findFirst().orElseThrow();
+        for (String lib : java.util.List.of("Apache Arrow", "Chronicle Queue", "DuckDB JDBC", "SLF4J", "jOOQ", "picocli")) {
+            assertThat(bundled).containsPattern(lib + " [0-9]+(\\.[0-9]+)+(,|$)");
+        }
+        assertThat(out).contains("native: softverbs and the tracing libibverbs.so.1");
+    }
+
+    @Test
     void everyVerb_answersHelpWithExamples() {
         for (String verb : Main.newCommandLine().getSubcommands().keySet()) {
             Run run = run(verb, "--help");
