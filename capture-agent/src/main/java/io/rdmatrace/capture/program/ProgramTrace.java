@@ -59,8 +59,18 @@ final class ProgramTrace {
      * about a second. Decoding a half-second batch at once keeps the caches warm for it (a 2 ms
      * pass found them cold: 8-10 us per event instead of 2.4), and runs at the drain's lowered priority.
      */
-    static final long FLUSH_NANOS = 500_000_000L;
+    static final long FLUSH_NANOS = flushNanos(System.getenv("RDMATRACE_FLUSH_MS"));
     private long lastFlush = System.nanoTime();
+
+    /** 0.5 s; RDMATRACE_FLUSH_MS=N (1 ms to 1 h) changes it, to measure what writing during the run costs. */
+    static long flushNanos(String millis) {
+        try {
+            long ms = millis == null ? 500 : Long.parseLong(millis.strip());
+            return Math.max(1, Math.min(ms, 3_600_000L)) * 1_000_000L;
+        } catch (NumberFormatException e) {
+            return 500_000_000L;
+        }
+    }
     private final ArrayDeque<RingReader.Call> deferred = new ArrayDeque<>();
     private long deferredBytes;
     /** This process's host id, taken when it first opened a device. */
