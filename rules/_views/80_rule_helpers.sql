@@ -64,6 +64,7 @@ JOIN (SELECT COLUMNS('(.*)') AS 'p_\1' FROM qp_settings) p ON p.p_host = q.peer_
 -- the same _qp_handle interval (a handle's intervals follow each other, so every post between
 -- does too); the posts of a group whose handle changed QPs in between are taken one by one.
 -- (10M events: the per-post range join and grouping took ~1 s of CPU.)
+-- An ibv_post_srq_recv has no QP (qp_num NULL); its SRQ handle is in srq.
 CREATE TABLE _post_stats AS
 WITH dp AS (
     SELECT host, handle, qp_num, verb, opcode, ret = 0 AS ok, err::INTEGER AS errno, rkey, lkey, remote_qpn,
@@ -83,14 +84,14 @@ split AS (
     SELECT * FROM located WHERE qp_num IS NULL AND first_in IS DISTINCT FROM last_in),
 all_posts AS (
     SELECT g.host, coalesce(g.qp_num, g.handle_qp) AS qp_num, CASE g.verb WHEN 27 THEN 'send' WHEN 28 THEN 'recv' ELSE 'srq' END AS queue,
-           g.opcode, g.ok, g.errno, g.rkey, g.lkey, g.remote_qpn, g.n, g.first_seq, g.first_wall_ns - coalesce(k.offset_ns, 0) AS first_ts_ns,
+           CASE WHEN g.verb = 37 THEN g.handle END AS srq, g.opcode, g.ok, g.errno, g.rkey, g.lkey, g.remote_qpn, g.n, g.first_seq, g.first_wall_ns - coalesce(k.offset_ns, 0) AS first_ts_ns,
            g.last_seq, g.min_length, g.max_length, g.min_remote_addr, g.max_remote_end
     FROM located g
     LEFT JOIN host_clock_offset k ON k.host = g.host
     WHERE g.qp_num IS NOT NULL OR g.first_in IS NOT DISTINCT FROM g.last_in
     UNION ALL
     SELECT d.host, q.qp_num, CASE d.verb WHEN 27 THEN 'send' WHEN 28 THEN 'recv' ELSE 'srq' END,
-           d.opcode, d.ret = 0, d.err::INTEGER, d.rkey, d.lkey, d.remote_qpn, 1, d.seq, d.wall_ns - coalesce(k.offset_ns, 0),
+           CASE WHEN d.verb = 37 THEN d.handle END, d.opcode, d.ret = 0, d.err::INTEGER, d.rkey, d.lkey, d.remote_qpn, 1, d.seq, d.wall_ns - coalesce(k.offset_ns, 0),
            d.seq, d.length, d.length, d.remote_addr, d.remote_addr + coalesce(d.length, 0)
     FROM _datapath d
     JOIN split s ON s.host = d.host AND s.handle = d.handle AND s.verb = d.verb AND d.qp_num IS NULL
@@ -103,16 +104,16 @@ all_posts AS (
     UNION ALL
     -- posts with attributes the data-path table has no column for (as in the posts view)
     SELECT host, qp_num, CASE verb WHEN 'ibv_post_send' THEN 'send' WHEN 'ibv_post_recv' THEN 'recv' ELSE 'srq' END,
-           in_wr_opcode, ok, errno, in_rkey, in_lkey, in_remote_qpn, 1, seq, ts_ns, seq, in_length, in_length,
+           CASE WHEN verb = 'ibv_post_srq_recv' THEN handle END, in_wr_opcode, ok, errno, in_rkey, in_lkey, in_remote_qpn, 1, seq, ts_ns, seq, in_length, in_length,
            in_remote_addr, in_remote_addr + coalesce(in_length, 0)
     FROM _ctl
     WHERE verb IN ('ibv_post_send', 'ibv_post_recv', 'ibv_post_srq_recv'))
-SELECT host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn,
+SELECT host, qp_num, queue, srq, opcode, ok, errno, rkey, lkey, remote_qpn,
        sum(n)::BIGINT AS n, min(first_seq) AS first_seq, min(first_ts_ns) AS first_ts_ns, max(last_seq) AS last_seq,
        min(min_length) AS min_length, max(max_length) AS max_length,
        min(min_remote_addr) AS min_remote_addr, max(max_remote_end) AS max_remote_end
 FROM all_posts
-GROUP BY host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn;
+GROUP BY host, qp_num, queue, srq, opcode, ok, errno, rkey, lkey, remote_qpn;
 
 -- _completion_stats: completions summarised per (host, QP, status).
 CREATE TABLE _completion_stats AS
@@ -129,10 +130,22 @@ SELECT host, qp_num, min(first_seq) AS seq, min(first_ts_ns) AS ts_ns,
        min(first_ts_ns) FILTER (WHERE opcode IN (1, 2, 3, 9)) AS recv_consuming_ts_ns
 FROM _post_stats WHERE queue = 'send' AND ok GROUP BY host, qp_num;
 
--- _first_recv: per QP, the first successful ibv_post_recv.
+-- _first_recv: per QP, the first successful ibv_post_recv; for a QP that receives from an SRQ
+-- (ibv_srq_pingpong, middleware sharing one receive pool), the first ibv_post_srq_recv to that
+-- SRQ while the SRQ existed (posts counts the SRQ's posts, shared by its QPs).
 CREATE TABLE _first_recv AS
-SELECT host, qp_num, min(first_seq) AS seq, min(first_ts_ns) AS ts_ns, sum(n) AS posts
-FROM _post_stats WHERE queue = 'recv' AND ok GROUP BY host, qp_num;
+SELECT host, qp_num, min(seq) AS seq, min(ts_ns) AS ts_ns, sum(posts) AS posts, bool_or(via_srq) AS via_srq
+FROM (SELECT host, qp_num, first_seq AS seq, first_ts_ns AS ts_ns, n AS posts, false AS via_srq
+      FROM _post_stats WHERE queue = 'recv' AND ok
+      UNION ALL
+      SELECT q.host, q.qp_num, p.first_seq, p.first_ts_ns, p.n, true
+      FROM qps q
+      JOIN objects s ON s.host = q.host AND s.object_kind = 'srq' AND s.handle = q.srq AND s.created
+                    AND s.create_seq < q.create_seq AND (s.destroy_seq IS NULL OR s.destroy_seq > q.create_seq)
+      JOIN _post_stats p ON p.host = q.host AND p.queue = 'srq' AND p.ok AND p.srq = q.srq
+                        AND p.first_seq > s.create_seq AND (s.destroy_seq IS NULL OR p.first_seq < s.destroy_seq)
+      WHERE q.srq IS NOT NULL AND q.srq <> 0)
+GROUP BY host, qp_num;
 
 -- _qp_error: the first moment each QP was in error: a modify to ERR, the first completion
 -- with an error status other than a flush, an overrun of its CQ, or a QP error event.

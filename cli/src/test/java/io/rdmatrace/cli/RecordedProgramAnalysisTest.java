@@ -70,6 +70,19 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void cleanSrqPingpong_receivesFromTheSrq_noErrorFinding(@TempDir Path work) throws Exception {
+        // ibv_srq_pingpong: 4 RC QPs per side receive from one SRQ (ibv_post_srq_recv); none posts to its own RQ
+        List<String> args = List.of("-g", "3", "-q", "4", "-n", "20");
+        Path out = recordPair(work, "ibv_srq_pingpong", "-d", args, args, false);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).as("the four connections are paired").hasSize(4);
+            assertThat(result.findings()).filteredOn(f -> f.severity() == Severity.ERROR)
+                    .as("no false recv-not-posted: the receives went to the SRQ").isEmpty();
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
     }

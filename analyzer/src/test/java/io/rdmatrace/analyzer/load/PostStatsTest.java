@@ -29,11 +29,11 @@ import io.rdmatrace.trace.Verb;
  */
 class PostStatsTest {
     /** The definition _post_stats replaced: the posts view, grouped. */
-    private static final String PER_POST = "SELECT host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn, "
-            + "count(*) AS n, min(seq) AS first_seq, min(ts_ns) AS first_ts_ns, max(seq) AS last_seq, "
+    private static final String PER_POST = "SELECT host, qp_num, queue, CASE WHEN queue = 'srq' THEN handle END AS srq, "
+            + "opcode, ok, errno, rkey, lkey, remote_qpn, count(*) AS n, min(seq) AS first_seq, min(ts_ns) AS first_ts_ns, max(seq) AS last_seq, "
             + "min(length) AS min_length, max(length) AS max_length, "
             + "min(remote_addr) AS min_remote_addr, max(remote_addr + coalesce(length, 0)) AS max_remote_end "
-            + "FROM posts GROUP BY host, qp_num, queue, opcode, ok, errno, rkey, lkey, remote_qpn";
+            + "FROM posts GROUP BY host, qp_num, queue, srq, opcode, ok, errno, rkey, lkey, remote_qpn";
 
     private static EventHeader h(long seq) {
         return new EventHeader(seq, seq * 1000, 1_700_000_000_000_000_000L + seq * 1000, 1, 1, "main");

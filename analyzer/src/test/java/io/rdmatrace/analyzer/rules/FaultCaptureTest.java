@@ -181,6 +181,26 @@ class FaultCaptureTest {
                 "host-b|0x000011|[host-a#21, host-b#20]|host-b QP 0x000011 posted its first receive 10.001 ms after host-a QP 0x000011 sent a message that needs one");
     }
 
+    /** Both QPs receive from an SRQ (ibv_srq_pingpong's shape): the SRQ's receives count, nothing is reported. */
+    @Test
+    void receivesFromAnSrq_clean() throws Exception {
+        Capture c = new Capture();
+        c.a().srq();
+        c.b().srq();
+        assertThat(faults(Analysis.run(c))).isEmpty();
+    }
+
+    /** B's QP receives from an SRQ that gets its first receive 10 ms after A sent. */
+    @Test
+    void srqReceivePostedLate() throws Exception {
+        Capture c = new Capture();
+        c.b().srq().postRecv(Side.PostRecv.AFTER_PEER_SEND);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).containsExactly("recv-not-posted host-b 0x000011");
+        assertThat(Analysis.rows(r, "recv-not-posted")).singleElement().asString()
+                .startsWith("host-b|0x000011|[host-a#21, host-b#21]|host-b QP 0x000011 got its first receive (posted to its SRQ) 10.001 ms after host-a QP 0x000011 sent a message that needs one");
+    }
+
     /** B moves to RTR 10 ms after A sent. */
     @Test
     void peerNotInRtrYet() throws Exception {
