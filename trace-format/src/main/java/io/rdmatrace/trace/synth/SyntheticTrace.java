@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Writes a plausible two-host RC bring-up trace without any RDMA device: resources (TC01), the
@@ -30,7 +31,8 @@ import java.util.SplittableRandom;
  *
  * <p>For tests and benchmarks of consumers (analyzer, printers); real traces come from
  * {@code rdmatrace capture}. {@link RecordedProgramTrace} writes the other kind: recorded
- * programs without out-of-band or step events, on any number of hosts with skewed clocks. Deterministic for a given {@link Spec}, except for timestamps.
+ * programs without out-of-band or step events, on any number of hosts with skewed clocks. Deterministic for a given
+ * {@link Spec}, except for timestamps ({@link #writeSimulated} fixes those too).
  */
 public final class SyntheticTrace {
 
@@ -83,13 +85,30 @@ public final class SyntheticTrace {
     private SyntheticTrace() {
     }
 
-    /** Writes both hosts and returns the resulting set. */
+    /** Writes both hosts, stamped with the real clocks, and returns the resulting set. */
     public static TraceSet write(Spec spec) throws TraceException {
+        return write(spec, null, -1);
+    }
+
+    /**
+     * Writes both hosts with simulated time: every event is {@link #SIMULATED_STEP_NS} after the one
+     * before it (on either host), the first at {@code wallNanosAtStart}. The traces are then the same
+     * bytes' worth of events on every run, for pages and pictures made from them (docs/).
+     */
+    public static TraceSet writeSimulated(Spec spec, long wallNanosAtStart) throws TraceException {
+        long[] now = {0};
+        return write(spec, () -> now[0] += SIMULATED_STEP_NS, wallNanosAtStart);
+    }
+
+    /** The simulated time between two consecutive events of {@link #writeSimulated}. */
+    public static final long SIMULATED_STEP_NS = 1_000;
+
+    private static TraceSet write(Spec spec, LongSupplier clock, long wallNanosAtStart) throws TraceException {
         SplittableRandom rnd = new SplittableRandom(spec.seed());
         Host a = new Host(spec, spec.hostA(), 0, "127.0.0.1", rnd);
         Host b = new Host(spec, spec.hostB(), 1, "127.0.0.2", rnd);
-        try (TraceWriter wa = TraceWriter.create(spec.outDir(), a.session());
-             TraceWriter wb = TraceWriter.create(spec.outDir(), b.session())) {
+        try (TraceWriter wa = open(spec, a, clock, wallNanosAtStart);
+             TraceWriter wb = open(spec, b, clock, wallNanosAtStart)) {
             a.w = wa;
             b.w = wb;
             for (Host h : List.of(a, b)) {
@@ -107,6 +126,12 @@ public final class SyntheticTrace {
             }
         }
         return TraceSet.discover(spec.outDir());
+    }
+
+    private static TraceWriter open(Spec spec, Host h, LongSupplier clock, long wallNanosAtStart)
+            throws TraceException {
+        return clock == null ? TraceWriter.create(spec.outDir(), h.session())
+                : TraceWriter.create(spec.outDir(), h.session(), 1000 + h.index, clock, wallNanosAtStart);
     }
 
     private static void exchangeAndConnect(Spec spec, Host a, Host b) {
@@ -194,10 +219,13 @@ public final class SyntheticTrace {
         final long[] destQpn;
         final long[] rqPsn;
         final int[] pathMtu;
+        /** 0 for host A, 1 for host B */
+        final int index;
         TraceWriter w;
 
         Host(Spec spec, String id, int index, String ip, SplittableRandom rnd) {
             this.spec = spec;
+            this.index = index;
             this.id = id;
             this.ip = ip;
             this.endpoint = ip + ":18515";
