@@ -83,6 +83,23 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void perftestGidTypesDiffer_bothExit1WithoutAFailedCall_programFailedNamesBothGids(@TempDir Path work) throws Exception {
+        // -x 3: IPv4-mapped RoCE v2 GID on a, -x 1: link-local RoCE v2 on b; perftest compares them
+        // itself ("Found Incompatibility issue with GID types") and exits 1 before any QP connects
+        Path out = recordPair(work, "ib_send_lat", "-d", List.of("-x", "3", "-n", "5"), List.of("-x", "1", "-n", "5"), false);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.severity() == Severity.ERROR)
+                    .extracting(f -> f.ruleId() + " " + f.host()).containsExactlyInAnyOrder("program-failed a", "program-failed b");
+            Finding b = result.findings().stream().filter(f -> "b".equals(f.host())).findFirst().orElseThrow();
+            assertThat(b.message()).startsWith("ib_send_lat on b exited 1 after its last verbs call ibv_query_")
+                    .contains("with no failed verbs call; the last GID it read: index 1 (fe80::")
+                    .contains("link-local ROCE_V2); a read index 3 (::ffff:")
+                    .contains("IPv4-mapped ROCE_V2): another GID kind or type; both ends must use a GID of the same type and kind");
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
     }

@@ -91,6 +91,16 @@ final class Lookup {
     }
 
     /** What a failure without a cause in the trace can be followed up with. */
+    /**
+     * What to record next for a failure no cause explains: a program that gave up by itself said why on its
+     * own output (no packet was sent), anything else follows from what the wire did.
+     */
+    static String captureNext(Finding failure) {
+        return failure.ruleId().equals("program-failed")
+                ? "the program's own error output (its stderr) names the check it failed; record it beside the trace"
+                : captureNext();
+    }
+
     static String captureNext() {
         return "capture the packets of both hosts (tcpdump -i IFACE -w HOST.pcap udp port 4791) and read which PSN, "
                 + "opcode and NAK the failure follows";

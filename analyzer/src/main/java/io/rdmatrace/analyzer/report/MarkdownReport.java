@@ -67,7 +67,7 @@ final class MarkdownReport implements ReportWriter {
         for (Finding failure : diagnosis.unexplained()) {
             out.println();
             item(out, failure, rules.get(failure.ruleId()), "");
-            out.println("  *No cause in this trace;* capture next: " + cell(Lookup.captureNext()));
+            out.println("  *No cause in this trace;* capture next: " + cell(Lookup.captureNext(failure)));
         }
         if (!diagnosis.expected().isEmpty()) {
             out.println();

@@ -48,8 +48,13 @@ final class Summary {
             List<Finding> failures = diagnosis.unexplained();
             lines.add("No cause found in this trace for: " + clauses(failures));
             Optional<String> wire = wire(result, hostsOf(null, failures));
-            lines.add(wire.map(Summary::capitalize).orElse("No wire counters moved")
-                    + "; capture the packets next (see the finding below)");
+            if (failures.stream().allMatch(f -> f.ruleId().equals("program-failed")) && wire.isEmpty()) {
+                // the program gave up before any verbs call failed: its own output says why, not the wire
+                lines.add("The program's own error output names the check it failed (see the finding below)");
+            } else {
+                lines.add(wire.map(Summary::capitalize).orElse("No wire counters moved")
+                        + "; capture the packets next (see the finding below)");
+            }
         } else {
             Set<String> ends = new TreeSet<>();
             for (ConnectionSummary c : result.connections()) {

@@ -105,7 +105,7 @@ final class TextReport implements ReportWriter {
             failure.evidence().forEach(e -> hostsOf.add(e.host()));
             out.println("    no cause in this trace; "
                     + Summary.wire(result, hostsOf).orElse("no wire counter moved on " + String.join(", ", hostsOf)));
-            out.println("    capture next: " + Lookup.captureNext());
+            out.println("    capture next: " + Lookup.captureNext(failure));
         }
         expected(out, diagnosis.expected(), rules, options, hinted);
         if (!result.ruleProblems().isEmpty()) {

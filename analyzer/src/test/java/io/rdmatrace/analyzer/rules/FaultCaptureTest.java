@@ -384,4 +384,39 @@ class FaultCaptureTest {
         assertThat(Analysis.rows(r, "host-missing")).containsExactly(
                 "host-a|-|[host-a#13]|host-a exchanged 4 out-of-band message(s) with 127.0.0.2:18515 but no loaded trace is that peer");
     }
+
+    /** B's program exits 1 by itself after a clean bring-up (perftest's own GID check); A exits 0. */
+    @Test
+    void programExitedNonZeroWithoutAFailedCall() throws Exception {
+        Capture c = new Capture();
+        c.a().exited(0);
+        c.b().exited(1);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).containsExactly("program-failed host-b -");
+        assertThat(Analysis.rows(r, "program-failed")).singleElement().asString()
+                .startsWith("host-b|-|[host-b#")
+                .contains("|rdmatrace on host-b exited 1 after its last verbs call ibv_")
+                .contains(", with no failed verbs call")
+                .endsWith("; the cause is not in the trace: read the program's own error output");
+        java.io.StringWriter text = new java.io.StringWriter();
+        try (java.io.PrintWriter out = new java.io.PrintWriter(text)) {
+            io.rdmatrace.analyzer.report.ReportFormat.TEXT.writer().write(r, io.rdmatrace.analyzer.report.ReportOptions.DEFAULT, out);
+        }
+        assertThat(text.toString()).as("no packets were sent: the headline does not ask for them")
+                .contains("No cause found in this trace for: rdmatrace on host-b exited 1")
+                .contains("The program's own error output names the check it failed")
+                .doesNotContain("capture the packets");
+    }
+
+    /** An exit status with a failed verbs call is verb-failed's to explain; exit 0 is no finding. */
+    @Test
+    void programExit_negative() throws Exception {
+        Capture failed = new Capture();
+        failed.a().noGrh().rtrRet(22).exited(1);
+        assertThat(faults(Analysis.run(failed))).doesNotContain("program-failed host-a -").contains("verb-failed host-a 0x000011");
+        Capture clean = new Capture();
+        clean.a().exited(0);
+        clean.b().exited(0);
+        assertThat(faults(Analysis.run(clean))).isEmpty();
+    }
 }
