@@ -1,6 +1,6 @@
 -- id: resource-leak
 -- severity: warning
--- role: cause
+-- role: aftermath
 -- title: Verbs objects still allocated when the trace ended cleanly
 -- explanation: Every PD, MR, CQ, QP, AH, completion channel and device context should be
 --   destroyed (in reverse order of creation) before the program exits; leaked MRs keep

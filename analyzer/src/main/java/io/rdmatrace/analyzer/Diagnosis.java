@@ -18,7 +18,8 @@ import java.util.Set;
  * <p>A consequence follows from a cause (of warning or error severity) when both are about the
  * same QP, or about the two QPs of one connection, or share an evidence event; a consequence
  * about no QP (a failed step of a host) follows from the causes on its host and on the hosts it
- * has a connection with.
+ * has a connection with. An aftermath (a leak at exit) is never a cause of anything: it is listed
+ * after the causes and is the root cause only when nothing failed and nothing else is wrong.
  */
 public final class Diagnosis {
     private final List<Finding> causes;
@@ -57,7 +58,7 @@ public final class Diagnosis {
                 consequences.add(f);
             } else {
                 causes.add(f);
-                if (f.severity().atLeast(Severity.WARNING)) {
+                if (f.severity().atLeast(Severity.WARNING) && f.role() == Role.CAUSE) {
                     candidates.add(f);
                 }
             }
@@ -85,9 +86,9 @@ public final class Diagnosis {
             entry.getValue().sort(Comparator.comparing((Finding f) -> !Objects.equals(f.host(), cause.host()))
                     .thenComparing(Finding::severity));
         }
-        // most severe first; among equals, the cause that explains most comes first
+        // causes before aftermaths; most severe first; among equals, the cause that explains most comes first
         List<Finding> ordered = new ArrayList<>(causes);
-        ordered.sort(Comparator.comparing(Finding::severity)
+        ordered.sort(Comparator.comparing((Finding f) -> f.role() == Role.AFTERMATH).thenComparing(Finding::severity)
                 .thenComparing(f -> -consequencesOf.getOrDefault(f, List.of()).size()));
         return new Diagnosis(List.copyOf(ordered), List.copyOf(unexplained), List.copyOf(expected), causesOf,
                 consequencesOf);
@@ -137,9 +138,25 @@ public final class Diagnosis {
         return Collections.unmodifiableList(consequencesOf.getOrDefault(cause, List.of()));
     }
 
-    /** The first cause of error or warning severity, if any. */
+    /**
+     * The root cause, when the trace has one: the first cause of error severity or that explains a
+     * consequence; when nothing failed (no consequence), the first warning, an aftermath last. A
+     * failure no cause explains is not blamed on an unrelated warning.
+     */
     public Optional<Finding> rootCause() {
+        Optional<Finding> explaining = causes.stream().filter(f -> f.role() == Role.CAUSE)
+                .filter(f -> f.severity() == Severity.ERROR || !consequencesOf(f).isEmpty()).findFirst();
+        if (explaining.isPresent() || !unexplained.isEmpty()) {
+            return explaining;
+        }
         return causes.stream().filter(f -> f.severity().atLeast(Severity.WARNING)).findFirst();
+    }
+
+    /** Every finding in report order, the expected ones last: causes before their consequences. */
+    public List<Finding> ordered() {
+        List<Finding> all = new ArrayList<>(inReportOrder());
+        all.addAll(expected);
+        return all;
     }
 
     /** Findings in report order: each cause then its consequences, then the unexplained ones. */

@@ -56,4 +56,36 @@ class DiagnosisTest {
         assertThat(d.expected()).containsExactly(probe);
         assertThat(d.causes()).containsExactly(mask);
     }
+
+    /** issue 32: a failed ibv_create_qp is not "caused" by the objects the program then left allocated. */
+    @Test
+    void leakAtExit_isNeverACause_andNoRootCauseWithoutOne() {
+        Finding refused = finding("verb-failed", Severity.ERROR, Role.CONSEQUENCE, "hostB", null, false, new Evidence("hostB", 12));
+        Finding leak = finding("resource-leak", Severity.WARNING, Role.AFTERMATH, "hostB", null, false, new Evidence("hostB", 8));
+        Diagnosis d = Diagnosis.of(List.of(refused, leak), List.of(PAIR));
+        assertThat(d.causesOf(refused)).isEmpty();
+        assertThat(d.consequencesOf(leak)).isEmpty();
+        assertThat(d.unexplained()).containsExactly(refused);
+        assertThat(d.rootCause()).as("the leak is no root cause of the refusal").isEmpty();
+        assertThat(d.ordered()).containsExactly(leak, refused);
+
+        // with nothing failed, the leak is what there is to say
+        assertThat(Diagnosis.of(List.of(leak), List.of(PAIR)).rootCause()).contains(leak);
+    }
+
+    /** A warning that explains no failure is not promoted to the root cause of one it does not explain. */
+    @Test
+    void unrelatedWarning_isNoRootCauseOfAnUnexplainedFailure() {
+        Finding timeout = finding("timeout-config", Severity.WARNING, Role.CAUSE, "hostC", 0x99L, false, new Evidence("hostC", 3));
+        Finding failure = finding("completion-error", Severity.ERROR, Role.CONSEQUENCE, "hostA", 0x11L, false,
+                new Evidence("hostA", 60));
+        Diagnosis d = Diagnosis.of(List.of(failure, timeout), List.of(PAIR));
+        assertThat(d.rootCause()).isEmpty();
+        assertThat(d.unexplained()).containsExactly(failure);
+        // a warning alone, nothing failed: it is the root cause
+        assertThat(Diagnosis.of(List.of(timeout), List.of(PAIR)).rootCause()).contains(timeout);
+        // causes lead every ordering, their consequences after them
+        Finding mtu = finding("path-mtu-mismatch", Severity.ERROR, Role.CAUSE, "hostA", 0x11L, false, new Evidence("hostA", 15));
+        assertThat(Diagnosis.of(List.of(failure, mtu), List.of(PAIR)).ordered()).containsExactly(mtu, failure);
+    }
 }

@@ -110,7 +110,7 @@ final class TimelineCommand implements Callable<Integer> {
             }
             AnalysisResult result = analysis.analyze(RuleCatalog.load(ruleFolders));
             timeline = TimelineBuilder.build(TimelineSource.read(analysis.connection(), folder.toString(),
-                    result.findings()));
+                    result.diagnosis().ordered())); // causes before their consequences, as the report lists them
         } catch (TraceException e) {
             throw new EnvironmentException(e.getMessage(), e);
         }

@@ -102,7 +102,7 @@ final class JsonReport implements ReportWriter {
             out.print("}");
         }
         out.print("],\"findings\":[");
-        List<Finding> findings = all;
+        List<Finding> findings = diagnosis.ordered(); // causes before their consequences
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
             Rule rule = rules.get(f.ruleId());

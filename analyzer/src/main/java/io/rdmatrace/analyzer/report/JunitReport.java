@@ -1,7 +1,12 @@
 package io.rdmatrace.analyzer.report;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.Finding;
@@ -23,7 +28,7 @@ final class JunitReport implements ReportWriter {
         out.println("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
         out.printf(Locale.ROOT, "<testsuite name=\"rdmatrace-analyze\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">%n",
                 tests, failures, errors, result.ruleNanos() / 1e9);
-        for (RuleOutcome o : result.outcomes()) {
+        for (RuleOutcome o : inReportOrder(result)) {
             out.printf(Locale.ROOT, "  <testcase classname=\"rdmatrace.rules\" name=\"%s\" time=\"%.3f\">%n",
                     xml(o.rule().id()), o.elapsedNanos() / 1e9);
             if (o.failed()) {
@@ -46,6 +51,18 @@ final class JunitReport implements ReportWriter {
         }
         out.println("</testsuite>");
         out.flush();
+    }
+
+    /** The rules whose findings the report shows first come first (causes before consequences), then the rest. */
+    private static List<RuleOutcome> inReportOrder(AnalysisResult result) {
+        Map<String, Integer> position = new HashMap<>();
+        List<Finding> ordered = result.diagnosis().ordered();
+        for (int i = 0; i < ordered.size(); i++) {
+            position.putIfAbsent(ordered.get(i).ruleId(), i);
+        }
+        List<RuleOutcome> outcomes = new ArrayList<>(result.outcomes());
+        outcomes.sort(Comparator.comparingInt(o -> position.getOrDefault(o.rule().id(), Integer.MAX_VALUE)));
+        return outcomes;
     }
 
     private static boolean failing(RuleOutcome o, ReportOptions options) {

@@ -26,17 +26,19 @@ final class Summary {
         Optional<Finding> root = diagnosis.rootCause();
         if (root.isPresent()) {
             Finding cause = root.get();
-            lines.add("Root cause (" + cause.ruleId() + "): " + firstClause(cause.message()));
+            lines.add((cause.role() == io.rdmatrace.analyzer.Role.AFTERMATH ? "Nothing failed; " + cause.ruleId() + ": "
+                    : "Root cause (" + cause.ruleId() + "): ") + firstClause(cause.message()));
             List<Finding> followed = diagnosis.consequencesOf(cause);
             if (!followed.isEmpty()) {
                 lines.add("It led to: " + clauses(followed));
             }
             List<String> more = new ArrayList<>();
-            long others = diagnosis.causes().stream()
-                    .filter(f -> f != cause && f.severity().atLeast(io.rdmatrace.analyzer.Severity.WARNING)).count();
+            long others = diagnosis.causes().stream().filter(f -> f != cause && f.role() == io.rdmatrace.analyzer.Role.CAUSE
+                    && f.severity().atLeast(io.rdmatrace.analyzer.Severity.WARNING)).count();
             if (others > 0) {
                 Set<String> ids = new TreeSet<>();
-                diagnosis.causes().stream().filter(f -> f != cause && f.severity().atLeast(io.rdmatrace.analyzer.Severity.WARNING))
+                diagnosis.causes().stream().filter(f -> f != cause && f.role() == io.rdmatrace.analyzer.Role.CAUSE
+                        && f.severity().atLeast(io.rdmatrace.analyzer.Severity.WARNING))
                         .forEach(f -> ids.add(f.ruleId()));
                 more.add(others + " more cause(s): " + String.join(", ", ids));
             }

@@ -34,7 +34,7 @@ class BuiltinRulesTest {
             if (file.getKey().startsWith("_")) {
                 continue;
             }
-            assertThat(file.getValue()).as(file.getKey()).containsPattern("(?m)^-- role: (cause|consequence)$");
+            assertThat(file.getValue()).as(file.getKey()).containsPattern("(?m)^-- role: (cause|consequence|aftermath)$");
         }
         assertThat(RuleCatalog.builtin().rules()).filteredOn(r -> r.role() == io.rdmatrace.analyzer.Role.CONSEQUENCE)
                 .extracting(Rule::id).containsExactlyInAnyOrder("completion-error", "post-after-error", "program-failed", "step-failed", "verb-failed");

@@ -148,7 +148,7 @@ class DocsPicturesTest {
             db.finishLoading();
             AnalysisResult result = Analyzer.analyze(db, load, RuleCatalog.builtin());
             return HtmlTimelineWriter.render(TimelineBuilder.build(
-                    TimelineSource.read(db.connection(), picture.title(), result.findings())));
+                    TimelineSource.read(db.connection(), picture.title(), result.diagnosis().ordered())));
         }
     }
 
