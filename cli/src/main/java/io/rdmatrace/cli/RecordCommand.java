@@ -119,7 +119,11 @@ final class RecordCommand implements Callable<Integer> {
                     wire ? ringDir : null);
             ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
             pb.environment().putAll(ProgramRecording.environment(s, env));
-            ProgramRecording recording = new ProgramRecording(s);
+            // a trace that cannot be written on (a full disk) is told at once; the program runs on unrecorded
+            ProgramRecording recording = new ProgramRecording(s, sentence -> {
+                err.println("rdmatrace record: " + sentence);
+                err.flush();
+            });
             // the program runs after the JVM's start-up, not beside it (a bounded wait: best effort)
             warmUp.join(WARM_UP_WAIT_MILLIS);
             Process process = pb.start();
@@ -165,7 +169,9 @@ final class RecordCommand implements Callable<Integer> {
                 continue;
             }
             List<String> notes = new ArrayList<>();
-            if (t.truncated()) {
+            if (t.writeFailure() != null) {
+                notes.add("truncated: the trace could not be written to its end, said above");
+            } else if (t.truncated()) {
                 notes.add("truncated: no END was written for process " + t.pid());
             } else {
                 notes.add(t.ending().describe());

@@ -115,6 +115,37 @@ class CaptureFaultsTest {
         }
     }
 
+    @Test
+    void fullDisk_oneSentenceAndExit2_theEventsBeforeItReadBack_truncated(@TempDir Path work) throws Exception {
+        // a real 2 MB file system that fills: ~26,000 events, 4-8 s of messages
+        try (SmallTmpfs disk = SmallTmpfs.mount(work.resolve("small"), "2m")) {
+            Agent[] agents = startPair(disk.dir(), "--iterations", "20000");
+            Agent a = agents[0];
+            Agent b = agents[1];
+            try {
+                assertThat(a.process().waitFor(LIMIT_MS, TimeUnit.MILLISECONDS)).as("hostA stops").isTrue();
+                assertThat(a.process().exitValue()).as(a.text()).isEqualTo(ExitCode.USAGE);
+                Matcher kept = Pattern.compile("^rdmatrace capture: no space left on " + Pattern.quote(disk.dir().toString())
+                        + " \\((\\d+) events kept\\)$", Pattern.MULTILINE).matcher(a.text());
+                assertThat(kept.find()).as(a.text()).isTrue();
+                assertThat(a.text()).doesNotContain("InternalError").doesNotContain("Exception").doesNotContain("\tat ")
+                        .doesNotContain("disk~space~checker");
+
+                // read where it was written, on the full disk itself
+                TraceReader.Result ra = TraceReader.readAll(disk.dir().resolve("hostA"));
+                assertThat(ra.outcome().status()).as(ra.outcome().detail()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+                assertThat((long) ra.events().size()).isEqualTo(Long.parseLong(kept.group(1))).isGreaterThan(10_000);
+                assertThat(b.process().waitFor(LIMIT_MS, TimeUnit.MILLISECONDS)).as("hostB ends promptly").isTrue();
+                assertThat(b.text()).contains("no space left on");
+            } finally {
+                a.process().destroyForcibly();
+                b.process().destroyForcibly();
+                a.process().waitFor(LIMIT_MS, TimeUnit.MILLISECONDS);
+                b.process().waitFor(LIMIT_MS, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
     /** Offset after the last complete document of a Chronicle data file (its framing: 4-byte aligned length words). */
     private static long endOfData(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -133,7 +164,12 @@ class CaptureFaultsTest {
     }
 
     private Agent[] startPair(String... extra) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--out", out.toString(), "--delay-rtr", DELAY_MS));
+        return startPair(out, extra);
+    }
+
+    /** hostA writes to {@code aOut}, hostB to this test's folder. */
+    private Agent[] startPair(Path aOut, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--out", aOut.toString(), "--delay-rtr", DELAY_MS));
         args.addAll(List.of(extra));
         LoopbackPair ips = LoopbackPair.random();
         Agent a = launch("hostA", ips.a(), args);

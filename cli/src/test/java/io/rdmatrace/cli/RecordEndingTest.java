@@ -73,6 +73,47 @@ class RecordEndingTest {
         assertThat(verbs(r.events())).containsAll(SET_UP);
     }
 
+    @Test
+    void fullDisk_traceEndsTruncatedInOneSentence_theProgramRunsToItsOwnEnd(@TempDir Path work) throws Exception {
+        Path tool = requireTool("ibv_rc_pingpong");
+        LoopbackPair ips = LoopbackPair.random();
+        String port = Integer.toString(RecordJvm.freeTcpPort());
+        // 20,000 round trips: ~100,000 events, far more than 2 MB holds (it fills after ~24,000)
+        List<String> run = List.of("-g", "3", "-n", "20000", "-p", port);
+        try (SmallTmpfs disk = SmallTmpfs.mount(work.resolve("small"), "2m")) {
+            List<String> a = new java.util.ArrayList<>(List.of("--soft", "--out", disk.dir().toString(), "--host-id", "a",
+                    "--", tool.toString(), "-d", "fa"));
+            a.addAll(run);
+            List<String> b = new java.util.ArrayList<>(List.of("--soft", "--out", work.resolve("trace").toString(),
+                    "--host-id", "b", "--", tool.toString(), "-d", "fb"));
+            b.addAll(run);
+            b.add(ips.a());
+            try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "fa@" + ips.a()), work, a)) {
+                server.awaitListening(Integer.parseInt(port));
+                try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "fb@" + ips.b()), work, b)) {
+                    assertThat(client.await()).as(client.describe()).isZero();
+                }
+                // the program's own exit status and output, as unrecorded
+                assertThat(server.await()).as(server.describe()).isZero();
+                assertThat(server.stdout()).contains("20000 iters in");
+                String err = server.stderr();
+                java.util.regex.Matcher said = java.util.regex.Pattern.compile("rdmatrace record: no space left on "
+                        + java.util.regex.Pattern.quote(disk.dir().toString()) + ": "
+                        + java.util.regex.Pattern.quote(disk.dir().resolve("a").toString())
+                        + " ends after (\\d+) events \\(TRUNCATED\\); process \\d+ runs on unrecorded to its end").matcher(err);
+                assertThat(said.find()).as(err).isTrue();
+                assertThat(said.find()).as("one sentence: " + err).isFalse();
+                assertThat(err).doesNotContain("Exception").doesNotContain("Error").doesNotContain("\tat ");
+
+                TraceReader.Result r = TraceReader.readAll(disk.dir().resolve("a"));
+                assertThat(r.outcome().status()).as(r.outcome().detail()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+                said.reset().find();
+                assertThat((long) r.events().size()).isEqualTo(Long.parseLong(said.group(1)));
+                assertThat(verbs(r.events())).containsAll(SET_UP).contains(Verb.IBV_POST_SEND, Verb.IBV_POLL_CQ);
+            }
+        }
+    }
+
     /** A recorded ibv_rc_pingpong server waiting for a client that never comes; SIGINT not ignored. */
     private record Hung(RecordJvm jvm, ProcessHandle program) implements AutoCloseable {
         static Hung start(Path work, Path out) throws Exception {

@@ -34,8 +34,11 @@ final class PageToucher {
         Ahead aheadOfAppends(ReferenceOwner owner);
     }
 
-    /** A store reserved for the toucher and the appends' write position (a file offset) in it. */
-    record Ahead(BytesStore<?, ?> store, long position) {
+    /**
+     * A store reserved for the toucher, the appends' write position (a file offset) in it, and the
+     * offset up to which the file system backs the file (a touch past it would fault on a full disk).
+     */
+    record Ahead(BytesStore<?, ?> store, long position, long backedTo) {
     }
 
     private final Thread thread;
@@ -102,7 +105,7 @@ final class PageToucher {
                 touchedStore = store;
                 touchedTo = 0;
             }
-            long end = a.position() + LEAD;
+            long end = Math.min(a.position() + LEAD, a.backedTo());
             long firstUnwritten = (a.position() + PAGE_BYTES - 1) & -PAGE_BYTES;
             for (long page = Math.max(touchedTo, firstUnwritten); page < end && !stopped; page += PAGE_BYTES) {
                 if (!store.inside(page, Integer.BYTES)) {

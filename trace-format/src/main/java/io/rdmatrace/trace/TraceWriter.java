@@ -43,6 +43,15 @@ public final class TraceWriter implements AutoCloseable {
     /** Bytes appended so far, roughly (document headers, padding and index aside): when to signal the toucher. */
     private long bytesAppended;
     private long nextSeq;
+    /** Backs the queue file's pages ahead of the appends: a full disk is refused here, not faulted on. */
+    private final SpaceReserve reserve = new SpaceReserve();
+    /**
+     * Bytes kept backed past the write position: more than a signal step of appends, a large
+     * event and one index array Chronicle may write before the next event (its size: 8 bytes per entry).
+     */
+    private final long keepBacked;
+    /** Once the disk refused more: set when the next event does not fit in what is backed. */
+    private TraceFullException full;
     private boolean closed;
     // a write faulted inside Chronicle's document close: no further append, no END (reads TRUNCATED)
     private boolean broken;
@@ -60,6 +69,7 @@ public final class TraceWriter implements AutoCloseable {
         this.open = open;
         this.queue = open.queue();
         this.appender = open.appender();
+        this.keepBacked = 2 * (1L << PageToucher.STEP_SHIFT) + BIG_EVENT + 8L * queue.indexCount() + PageToucher.PAGE_BYTES;
         this.toucher = new PageToucher("rdmatrace-trace-touch", this::aheadOfAppends);
         this.clock = clock;
         this.monoAtStart = monoAtStart;
@@ -286,7 +296,11 @@ public final class TraceWriter implements AutoCloseable {
     /** Stops the toucher (it reads through the appender), then closes the appender and the queue. */
     private void releaseQueue() {
         toucher.stop();
-        open.close();
+        try {
+            open.close();
+        } finally {
+            reserve.close();
+        }
     }
 
     /** Writes the END event (a clean close, {@link TraceEnding#FINISHED}) and closes the queue. Idempotent. */
@@ -330,8 +344,11 @@ public final class TraceWriter implements AutoCloseable {
         if (store == null) {
             return null;
         }
+        long position = bytes.writePosition();
+        // the toucher's thread backs the pages ahead, so the appends rarely have to (under this lock)
+        reserve.ensure(appender.currentFile(), position, PageToucher.LEAD + keepBacked);
         store.reserve(owner);
-        return new PageToucher.Ahead(store, bytes.writePosition());
+        return new PageToucher.Ahead(store, position, reserve.backedTo());
     }
 
     /** The toucher, for tests. */
@@ -378,6 +395,9 @@ public final class TraceWriter implements AutoCloseable {
      * at the thread's next check for asynchronous exceptions: here, or later in the caller.
      */
     private void writeDocument() {
+        if (full != null) {
+            fitOrRefuse();
+        }
         long step = bytesAppended >>> PageToucher.STEP_SHIFT;
         boolean first = bytesAppended == 0;
         bytesAppended += sink.length() + 4;
@@ -395,10 +415,42 @@ public final class TraceWriter implements AutoCloseable {
             broken = true; // the fault came inside the close: the appender cannot be trusted again
             throw e;
         }
-        if (first || bytesAppended >>> PageToucher.STEP_SHIFT != step) {
+        if (first || bytesAppended >>> PageToucher.STEP_SHIFT != step || sink.length() > BIG_EVENT / 2) {
+            keepBacked();
             // after the write: the first one maps the queue file, whose pages the toucher then reaches
             toucher.signal();
         }
+    }
+
+    /** Largest event the backed reserve is sized for at once (a longer one makes its own check). */
+    private static final int BIG_EVENT = 16 * 1024;
+
+    /**
+     * Keeps {@link #keepBacked} bytes backed past the write position (the toucher usually has; a
+     * thread that lags is caught up here). When the disk refuses, what is backed is still written
+     * into until the next event would not fit ({@link #fitOrRefuse}).
+     */
+    private void keepBacked() {
+        long position = writePosition();
+        if (position >= 0 && !reserve.ensure(appender.currentFile(), position, keepBacked) && full == null
+                && reserve.failure() != null) {
+            full = new TraceFullException(folder, nextSeq, reserve.failure());
+        }
+    }
+
+    /** After the disk refused: the next event fits into the backed pages with an index array to spare, or is refused. */
+    private void fitOrRefuse() {
+        long position = writePosition();
+        long need = sink.length() + 8L + 8L * queue.indexCount() + PageToucher.PAGE_BYTES;
+        if (position < 0 || position + need > reserve.backedTo()) {
+            throw new TraceFullException(folder, nextSeq, reserve.failure());
+        }
+    }
+
+    /** The appender's write position (a file offset), or -1 before its first write. */
+    private long writePosition() {
+        Wire wire = appender.wire();
+        return wire == null ? -1 : wire.bytes().writePosition();
     }
 
     private static void closeQuietly(DocumentContext dc) {

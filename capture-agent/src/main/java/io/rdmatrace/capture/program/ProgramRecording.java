@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs one command with the tracing libibverbs in front and turns every ring its processes create
@@ -37,11 +38,12 @@ public final class ProgramRecording {
     public record Result(int exitCode, List<RecordedTrace> traces) {
         /** True when no process of the command opened a device. */
         public boolean noVerbs() {
-            return traces.stream().allMatch(t -> t.folder() == null);
+            return traces.stream().allMatch(t -> t.folder() == null && t.writeFailure() == null);
         }
     }
 
     private final Settings settings;
+    private final Consumer<String> onWriteFailure;
     private final Map<Path, ProgramTrace> traces = new LinkedHashMap<>();
     private final List<String> ringProblems = new ArrayList<>();
     private boolean firstTaken;
@@ -50,7 +52,16 @@ public final class ProgramRecording {
     private long lastScan = System.nanoTime() - SCAN_INTERVAL_NANOS;
 
     public ProgramRecording(Settings settings) {
+        this(settings, sentence -> { });
+    }
+
+    /**
+     * {@code onWriteFailure} hears, at once, the one sentence of a trace that cannot be written on
+     * (a full disk: where, after how many events); the program runs on unrecorded.
+     */
+    public ProgramRecording(Settings settings, Consumer<String> onWriteFailure) {
         this.settings = settings;
+        this.onWriteFailure = onWriteFailure;
     }
 
     /** The environment the command runs with: the tracer first on LD_LIBRARY_PATH, the ring and the real library named. */
@@ -180,8 +191,7 @@ public final class ProgramRecording {
                     try {
                         RingFile ring = RingFile.openIfReady(p);
                         if (ring != null) {
-                            traces.put(p, new ProgramTrace(ring, settings.outDir(), this::hostIdFor,
-                                    settings.toolVersion()));
+                            traces.put(p, new ProgramTrace(ring, settings.outDir(), folders, settings.toolVersion()));
                         }
                     } catch (IOException e) {
                         ringProblems.add(e.getMessage());
@@ -203,6 +213,18 @@ public final class ProgramRecording {
         }
         return false;
     }
+
+    private final ProgramTrace.Folders folders = new ProgramTrace.Folders() {
+        @Override
+        public String hostIdFor(long pid) {
+            return ProgramRecording.this.hostIdFor(pid);
+        }
+
+        @Override
+        public void writeFailed(String sentence) {
+            onWriteFailure.accept(sentence);
+        }
+    };
 
     private String hostIdFor(long pid) {
         if (!firstTaken) {

@@ -10,6 +10,7 @@ import io.rdmatrace.trace.GidEntry;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceEnding;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceFullException;
 import io.rdmatrace.trace.TraceWriter;
 import io.rdmatrace.verbs.SlotStructs;
 import java.io.IOException;
@@ -35,6 +36,10 @@ final class ProgramTrace {
     interface Folders {
         /** The host id for this process's trace (the first process to open a device gets the plain one). */
         String hostIdFor(long pid);
+
+        /** Hears, once, the sentence saying this trace cannot be written on (a full disk) while the program runs on. */
+        default void writeFailed(String sentence) {
+        }
     }
 
     private final RingReader reader;
@@ -86,6 +91,12 @@ final class ProgramTrace {
     private long unmapped;
     /** The program made rdma_* calls: its trace is written even if it never opened a device. */
     private boolean cmSeen;
+    /**
+     * Set when the trace could not be written (the disk filled, the folder could not be made):
+     * from then on the ring is only emptied, nothing decoded, and the trace ends TRUNCATED. The
+     * program is not touched: it runs on unrecorded.
+     */
+    private String writeFailure;
 
     /** The device facts gathered for the SESSION. */
     private static final class SessionParts {
@@ -123,6 +134,9 @@ final class ProgramTrace {
      */
     boolean drain() throws IOException, TraceException {
         List<RingReader.Call> calls = reader.drain();
+        if (writeFailure != null) {
+            return !calls.isEmpty(); // emptied so the program's ring keeps room; nothing more is written
+        }
         if (creating != null && creating.isDone()) {
             created();
         }
@@ -161,6 +175,9 @@ final class ProgramTrace {
     }
 
     private void take(RingReader.Call call) throws TraceException {
+        if (writeFailure != null) {
+            return;
+        }
         if (creating != null) {
             waiting.add(call);
             return;
@@ -262,8 +279,49 @@ final class ProgramTrace {
     }
 
     private void write(ProgramEvent e) {
-        write(writer, e, threadName(e.tid()));
-        events++;
+        if (writeFailure != null) {
+            return;
+        }
+        try {
+            write(writer, e, threadName(e.tid()));
+            events++;
+        } catch (RuntimeException | InternalError ex) {
+            writeFailed(ex);
+        }
+    }
+
+    /**
+     * The trace cannot be written on: one sentence (where, after how many events), said at once
+     * to {@link Folders#writeFailed}; the rest of the run is not recorded. A full disk is a
+     * {@link TraceFullException} (the writer backs its pages ahead); an InternalError is the
+     * JVM's report of a SIGBUS in a mapped page the file system could not back after all.
+     */
+    private void writeFailed(Throwable ex) {
+        if (writeFailure != null) {
+            return;
+        }
+        long pid = reader.ring().pid();
+        String what = noSpace(ex) ? "no space left on " + outDir : "cannot write the trace to " + outDir + " (" + ex.getMessage() + ")";
+        writeFailure = what + (writer == null ? ": no trace of process " + pid + " could be written"
+                : ": " + writer.folder() + " ends after " + writer.eventsWritten() + " events (TRUNCATED)")
+                + "; process " + pid + " runs on unrecorded to its end";
+        deferred.clear();
+        deferredBytes = 0;
+        waiting.clear();
+        held.clear();
+        folders.writeFailed(writeFailure);
+    }
+
+    /** What a full file system or a file-size limit looks like through the writer. */
+    static boolean noSpace(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (c instanceof TraceFullException || c instanceof InternalError && m.contains("unsafe memory access")
+                    || m.contains("No space left") || m.contains("File too large") || m.contains("Disk quota")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Writes one decoded event as it happened in the program (its time and thread). */
@@ -324,10 +382,15 @@ final class ProgramTrace {
             Thread.currentThread().interrupt();
             throw new TraceException(TraceException.Problem.IO, outDir, "interrupted while creating the trace", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof TraceException t) {
+            Throwable cause = e.getCause();
+            if (cause instanceof TraceException t && (t.problem() != TraceException.Problem.IO || !noSpace(t))) {
                 throw t;
             }
-            throw new IllegalStateException(e.getCause());
+            if (!(cause instanceof TraceException) && !noSpace(cause)) {
+                throw new IllegalStateException(cause);
+            }
+            writeFailed(cause); // the disk was full before the SESSION fitted
+            return;
         }
         for (ProgramEvent e : held) {
             write(e);
@@ -343,6 +406,9 @@ final class ProgramTrace {
     /** Drains what is left and closes the trace with an END saying {@code ending}, or without END (TRUNCATED) if null. */
     RecordedTrace finish(TraceEnding ending, List<SoftverbsWireLog> wire) throws IOException, TraceException {
         drain();
+        if (writeFailure != null) {
+            return failedFinish();
+        }
         while (!deferred.isEmpty()) {
             takeDeferred();
         }
@@ -361,28 +427,64 @@ final class ProgramTrace {
         if (summary != null && writer != null) {
             summary.flush(this::emitUnchecked);
         }
-        if (writer == null) {
-            return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), ending);
+        if (writeFailure != null) {
+            return failedFinish();
         }
-        for (SoftverbsWireLog log : wire) {
-            WireEvents.write(writer, log); // record --soft --wire: the program's packets
+        if (writer == null) {
+            return new RecordedTrace(null, reader.ring().pid(), 0, reader.ring().dropped(), ending, null);
         }
         long dropped = reader.ring().dropped();
-        long refused = reader.ring().threadsRefused();
-        if (dropped > 0 || refused > 0 || unmapped > 0 || reader.corruptRecords() > 0) {
-            writer.counters("rdmatrace-tracer", CountersEvent.Phase.END, List.of(
-                    new CountersEvent.Counter("dropped_records", dropped),
-                    new CountersEvent.Counter("threads_without_ring", refused),
-                    new CountersEvent.Counter("records_not_in_event_model", unmapped),
-                    new CountersEvent.Counter("undecodable_records", reader.corruptRecords())));
+        try {
+            for (SoftverbsWireLog log : wire) {
+                WireEvents.write(writer, log); // record --soft --wire: the program's packets
+            }
+            long refused = reader.ring().threadsRefused();
+            if (dropped > 0 || refused > 0 || unmapped > 0 || reader.corruptRecords() > 0) {
+                writer.counters("rdmatrace-tracer", CountersEvent.Phase.END, List.of(
+                        new CountersEvent.Counter("dropped_records", dropped),
+                        new CountersEvent.Counter("threads_without_ring", refused),
+                        new CountersEvent.Counter("records_not_in_event_model", unmapped),
+                        new CountersEvent.Counter("undecodable_records", reader.corruptRecords())));
+            }
+        } catch (RuntimeException | InternalError e) {
+            writeFailed(e);
+            return failedFinish();
         }
         Path folder = writer.folder();
-        if (ending != null) {
-            writer.close(ending);
-        } else {
-            writer.closeTruncated();
+        try {
+            if (ending != null) {
+                writer.close(ending);
+            } else {
+                writer.closeTruncated();
+            }
+        } catch (RuntimeException | InternalError e) {
+            writeFailed(e); // the last events or the END did not fit
+            return failedFinish();
         }
-        return new RecordedTrace(folder, reader.ring().pid(), events, dropped, ending);
+        return new RecordedTrace(folder, reader.ring().pid(), events, dropped, ending, null);
+    }
+
+    /** Closes what could be written without an END (TRUNCATED: the events before the failure read back). */
+    private RecordedTrace failedFinish() {
+        if (creating != null) {
+            try {
+                writer = creating.get(); // made after all: closed below, its lock released
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                // the failure is already told
+            }
+            creating = null;
+        }
+        Path folder = writer == null ? null : writer.folder();
+        if (writer != null) {
+            try {
+                writer.closeTruncated();
+            } catch (RuntimeException | InternalError e) {
+                // the queue is released as far as it can be; the failure is already told
+            }
+        }
+        return new RecordedTrace(folder, reader.ring().pid(), events, reader.ring().dropped(), null, writeFailure);
     }
 
 

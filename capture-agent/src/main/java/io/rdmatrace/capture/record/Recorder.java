@@ -13,6 +13,7 @@ import io.rdmatrace.trace.MarkEvent;
 import io.rdmatrace.trace.OobEvent;
 import io.rdmatrace.trace.SessionInfo;
 import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.TraceFullException;
 import io.rdmatrace.trace.TraceLayout;
 import io.rdmatrace.trace.TraceOpening;
 import io.rdmatrace.trace.TraceReader;
@@ -172,7 +173,8 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
     static boolean noSpace(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             String m = String.valueOf(c.getMessage());
-            if (c instanceof InternalError && m.contains("unsafe memory access")
+            if (c instanceof TraceFullException
+                    || c instanceof InternalError && m.contains("unsafe memory access")
                     || m.contains("No space left") || m.contains("File too large") || m.contains("Disk quota")) {
                 return true;
             }
@@ -206,8 +208,8 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
                 n++;
             }
             return n;
-        } catch (TraceException | RuntimeException e) {
-            return fallback;
+        } catch (TraceException | RuntimeException | InternalError e) {
+            return fallback; // a page the full disk could not back (the writer backs its pages ahead: rare)
         }
     }
 
