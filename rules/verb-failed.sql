@@ -42,8 +42,10 @@ explained AS (
              AND NOT EXISTS (SELECT 1 FROM gids g WHERE g.host = w.host AND g.gid_index = m.req_sgid_index)
              AND EXISTS (SELECT 1 FROM gids g WHERE g.host = w.host) THEN
             'sgid_index ' || m.req_sgid_index || ' is not in the GID table (gid-index)'
+        WHEN lim.exceeded IS NOT NULL THEN lim.exceeded || ' (limit-exceeded)'
         WHEN w.verb = 'ibv_modify_qp' THEN
             'the device refused one of the requested values (compare the req_ columns of qp_state_timeline)'
+            || coalesce('; within the limits: ' || lim.checked, '')
         WHEN w.verb = 'ibv_post_send' AND w.errno = 12 THEN 'the send queue is full (queue-full)'
         WHEN w.verb = 'ibv_post_recv' AND w.errno = 12 THEN 'the receive queue is full (queue-full)'
         WHEN w.verb = 'ibv_post_send' AND w.qp_state IS NOT NULL AND w.qp_state <> 3 THEN
@@ -69,7 +71,7 @@ explained AS (
             'the device does not support QP type ' || qp_type_name(w.in_qp_type)
         WHEN w.errno = 16 THEN 'the object is still in use (destroy what uses it first)'
         WHEN w.verb = 'ibv_poll_cq' THEN 'the CQ is in error (overrun) or the device failed'
-        ELSE 'no specific cause found in the trace'
+        ELSE 'no specific cause found in the trace' || coalesce('; within the limits: ' || lim.checked, '')
         END AS cause,
         coalesce(m.query_seq, NULL) AS query_seq
     FROM with_state w
@@ -77,6 +79,12 @@ explained AS (
     LEFT JOIN _port_info pi ON pi.host = w.host
          AND pi.port_num = coalesce(w.in_port_num, (SELECT s.port_num FROM qp_settings s WHERE s.host = w.host AND s.handle = w.handle), 1)
     LEFT JOIN _device_info d ON d.host = w.host
+    -- the requested values against the device limits: the first exceeded, else all that were checked
+    LEFT JOIN (SELECT host, seq,
+                      min(field || ' ' || requested || ' > ' || limit_value) FILTER (WHERE exceeded) AS exceeded,
+                      string_agg(field || ' ' || requested || ' <= ' || limit_value, ', ' ORDER BY field)
+                          FILTER (WHERE NOT exceeded) AS checked
+               FROM _limit_check GROUP BY host, seq) lim ON lim.host = w.host AND lim.seq = w.seq
     LEFT JOIN qps q ON q.host = w.host AND q.handle = w.handle AND q.create_seq < w.seq)
 SELECT host, qp_num::BIGINT AS qp,
        list_filter([ev(host, seq), ev(host, query_seq)], lambda e: e.seq IS NOT NULL) AS evidence,

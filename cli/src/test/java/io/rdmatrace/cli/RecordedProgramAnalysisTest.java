@@ -136,8 +136,58 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void cleanSrqPingpong_receivesFromTheSrq_noErrorFinding(@TempDir Path work) throws Exception {
+        // ibv_srq_pingpong: 4 RC QPs per side receive from one SRQ (ibv_post_srq_recv); none posts to its own RQ
+        List<String> args = List.of("-g", "3", "-q", "4", "-n", "20");
+        Path out = recordPair(work, "ibv_srq_pingpong", "-d", args, args, false);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).as("the four connections are paired").hasSize(4);
+            assertThat(result.findings()).filteredOn(f -> f.severity() == Severity.ERROR)
+                    .as("no false recv-not-posted: the receives went to the SRQ").isEmpty();
+        }
+    }
+
+    @Test
+    void perftestGidTypesDiffer_bothExit1WithoutAFailedCall_programFailedNamesBothGids(@TempDir Path work) throws Exception {
+        // -x 3: IPv4-mapped RoCE v2 GID on a, -x 1: link-local RoCE v2 on b; perftest compares them
+        // itself ("Found Incompatibility issue with GID types") and exits 1 before any QP connects
+        Path out = recordPair(work, "ib_send_lat", "-d", List.of("-x", "3", "-n", "5"), List.of("-x", "1", "-n", "5"), false);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.severity() == Severity.ERROR)
+                    .extracting(f -> f.ruleId() + " " + f.host()).containsExactlyInAnyOrder("program-failed a", "program-failed b");
+            Finding b = result.findings().stream().filter(f -> "b".equals(f.host())).findFirst().orElseThrow();
+            assertThat(b.message()).startsWith("ib_send_lat on b exited 1 after its last verbs call ibv_query_")
+                    .contains("with no failed verbs call; the last GID it read: index 1 (fe80::")
+                    .contains("link-local ROCE_V2); a read index 3 (::ffff:")
+                    .contains("IPv4-mapped ROCE_V2): another GID kind or type; both ends must use a GID of the same type and kind");
+        }
+    }
+
+    @Test
+    void perftestInlineAboveTheDevice_limitExceededNamesFieldValueLimitAndDevice(@TempDir Path work) throws Exception {
+        // an mlx5 vendor id, so perftest asks for inline data; softverbs' inline limit is 512
+        List<String> args = List.of("-x", "3", "-n", "5", "-I", "900");
+        Path out = recordPair(work, "ib_send_lat", "-d", args, args, false, ":vendor_id=0x02c9:vendor_part=4123");
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("limit-exceeded")).extracting(Finding::message)
+                    .containsExactlyInAnyOrder(
+                            "ibv_create_qp on a asked for max_inline_data 900 > this device's 512 (pa, vendor 0x0002c9 part 4123, softverbs); the device refuses the call",
+                            "ibv_create_qp on b asked for max_inline_data 900 > this device's 512 (pb, vendor 0x0002c9 part 4123, softverbs); the device refuses the call");
+            assertThat(result.diagnosis().rootCause()).hasValueSatisfying(f -> assertThat(f.ruleId()).isEqualTo("limit-exceeded"));
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
+    }
+
+    private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
+                                   List<String> clientArgs, boolean bothExit0) throws Exception {
+        return recordPair(work, program, deviceOption, serverArgs, clientArgs, bothExit0, "");
     }
 
     /**
@@ -145,7 +195,7 @@ class RecordedProgramAnalysisTest {
      * unless {@code bothExit0} requires both to have finished on their own with status 0.
      */
     private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
-                                   List<String> clientArgs, boolean bothExit0) throws Exception {
+                                   List<String> clientArgs, boolean bothExit0, String deviceKeys) throws Exception {
         Path tool = requireTool(program);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
@@ -158,9 +208,9 @@ class RecordedProgramAnalysisTest {
                 deviceOption, "pb", "-p", port));
         b.addAll(clientArgs);
         b.add(ips.a());
-        try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000"), work, a)) {
+        try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000" + deviceKeys), work, a)) {
             server.awaitListening(Integer.parseInt(port));
-            try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000"), work, b)) {
+            try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000" + deviceKeys), work, b)) {
                 int exit = client.await();
                 if (bothExit0) {
                     assertThat(exit).as("client: %s", client.describe()).isZero();

@@ -1,0 +1,105 @@
+package io.rdmatrace.analyzer.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.rdmatrace.analyzer.AnalysisDatabase;
+import io.rdmatrace.analyzer.AnalysisResult;
+import io.rdmatrace.analyzer.Analyzer;
+import io.rdmatrace.analyzer.fixture.Analysis;
+import io.rdmatrace.analyzer.fixture.Capture;
+import io.rdmatrace.analyzer.load.HostLoad;
+import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.rule.RuleCatalog;
+import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.EndEvent;
+import io.rdmatrace.trace.EventHeader;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.Verb;
+
+/**
+ * limit-exceeded: a failed create/modify whose requested value is above the device's limit (the
+ * SESSION's device attributes: max_qp_wr 16384, max_sge 32, max_cqe 32767; softverbs' inline 512),
+ * or above a field's width; and verb-failed listing what was checked when no limit explains it.
+ */
+class LimitRulesTest {
+
+    @Test
+    void inlineAboveTheDevice_andCqeAboveMaxCqe_namedWithFieldValueLimitAndDevice() throws Exception {
+        AnalysisResult r = withFailedCalls(createQp(900, 64), createCq(40000));
+        assertThat(Analysis.rows(r, "limit-exceeded")).containsExactly(
+                "host-a|-|[host-a#" + seq(1) + "]|ibv_create_cq on host-a asked for cqe 40000 > this device's 32767 (max_cqe of sv-host-a); the device refuses the call",
+                "host-a|-|[host-a#" + seq(0) + "]|ibv_create_qp on host-a asked for max_inline_data 900 > this device's 512 (sv-host-a, softverbs); the device refuses the call");
+        assertThat(Analysis.rows(r, "verb-failed")).anyMatch(row -> row.endsWith(
+                "ibv_create_qp on host-a failed: EINVAL (22); likely cause: max_inline_data 900 > 512 (limit-exceeded)"));
+        // the cause heads the report, the refusal under it
+        assertThat(r.diagnosis().rootCause()).hasValueSatisfying(f -> assertThat(f.ruleId()).isEqualTo("limit-exceeded"));
+    }
+
+    @Test
+    void withinEveryLimit_noFinding_andVerbFailedSaysWhatWasChecked() throws Exception {
+        AnalysisResult r = withFailedCalls(createQp(100, 64));
+        assertThat(Analysis.rows(r, "limit-exceeded")).isEmpty();
+        assertThat(Analysis.rows(r, "verb-failed")).singleElement().asString().endsWith(
+                "likely cause: no specific cause found in the trace; within the limits: max_inline_data 100 <= 512, "
+                        + "max_recv_sge 1 <= 32, max_recv_wr 64 <= 16384, max_send_sge 1 <= 32, max_send_wr 64 <= 16384");
+    }
+
+    /** retry_cnt 9 and timeout 40 do not fit their fields; max_rd_atomic's limit is not in this SESSION: not judged. */
+    @Test
+    void modifyAboveAFieldsWidth() throws Exception {
+        Capture c = new Capture();
+        // IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_MAX_QP_RD_ATOMIC, refused with EINVAL
+        c.a().modifyInRts(0x2601, 22, Attr.TIMEOUT.code(), 40, Attr.RETRY_CNT.code(), 9, Attr.MAX_RD_ATOMIC.code(), 200);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(Analysis.rows(r, "limit-exceeded")).extracting(row -> row.substring(row.lastIndexOf('|') + 1)).containsExactly(
+                "ibv_modify_qp on host-a QP 0x000011 asked for retry_cnt 9 > 7 (the largest value of its 3-bit field); the device refuses the call",
+                "ibv_modify_qp on host-a QP 0x000011 asked for timeout 40 > 31 (the largest value of its 5-bit field); the device refuses the call");
+    }
+
+    private static long seq(int extra) {
+        return base().size() - 1 + extra; // the calls replace the END, in order
+    }
+
+    private static List<TraceEvent> base() {
+        return new Capture().build().a();
+    }
+
+    private static CallEvent createQp(long inline, long depth) {
+        Attrs in = Attrs.builder().put(Attr.QP_TYPE, 2).put(Attr.MAX_SEND_WR, depth).put(Attr.MAX_RECV_WR, depth)
+                .put(Attr.MAX_SEND_SGE, 1).put(Attr.MAX_RECV_SGE, 1).put(Attr.MAX_INLINE_DATA, inline).build();
+        return new CallEvent(header(0), Verb.IBV_CREATE_QP, 0, -1, 22, 2_000, in, Attrs.EMPTY);
+    }
+
+    private static CallEvent createCq(long cqe) {
+        return new CallEvent(header(0), Verb.IBV_CREATE_CQ, 0, -1, 22, 2_000, Attrs.builder().put(Attr.CQE, cqe).build(),
+                Attrs.EMPTY);
+    }
+
+    /** host-a's clean capture with the calls (renumbered) appended before its END; host-b as it is. */
+    private static AnalysisResult withFailedCalls(CallEvent... calls) throws Exception {
+        Capture.Events events = new Capture().build();
+        List<TraceEvent> a = new ArrayList<>(events.a());
+        EndEvent end = (EndEvent) a.remove(a.size() - 1);
+        long seq = end.seq();
+        for (CallEvent c : calls) {
+            a.add(new CallEvent(header(seq++), c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), c.in(), c.out()));
+        }
+        a.add(new EndEvent(header(seq), seq, end.ending()));
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            List<HostLoad> loads = List.of(db.loadEvents(Capture.A, a), db.loadEvents(Capture.B, events.b()));
+            db.finishLoading();
+            return Analyzer.analyze(db, new LoadReport(loads, List.of(), 0), RuleCatalog.builtin());
+        }
+    }
+
+    private static EventHeader header(long seq) {
+        return new EventHeader(seq, 1_000_000_000_000L + seq * 1000, 1_700_000_000_000_000_000L + seq * 1000, 4242, 1, "main");
+    }
+}
