@@ -1,7 +1,7 @@
 -- id: program-failed
 -- severity: error
 -- role: consequence
--- title: A recorded program exited with a failure status, and no verbs call had failed
+-- title: A recorded program exited with a failure status, and no verbs call or completion had failed
 -- explanation: The program gave up on its own: it checked something the verbs calls did not
 --   refuse (perftest compares the two ends' GID types and exits 1 on "Found Incompatibility
 --   issue with GID types"; a program may time out waiting for its peer, or reject an option).
@@ -18,7 +18,9 @@ WITH failed AS (
            regexp_extract(split_part(trim(h.command_line), ' ', 1), '[^/]+$') AS program
     FROM hosts h
     WHERE h.ending = 'EXITED' AND h.exit_status <> 0
-      AND NOT EXISTS (SELECT 1 FROM _failed_calls f WHERE f.host = h.host)),
+      AND NOT EXISTS (SELECT 1 FROM _failed_calls f WHERE f.host = h.host)
+      -- nor an error completion (completion-error says those; 5 = a flush, which follows one)
+      AND NOT EXISTS (SELECT 1 FROM _completion_stats c WHERE c.host = h.host AND c.status NOT IN (0, 5))),
 last_call AS (
     -- the last call before the teardown (destroy, dealloc, dereg, close, free, ack); one struct,
     -- as arg_max skips a NULL argument

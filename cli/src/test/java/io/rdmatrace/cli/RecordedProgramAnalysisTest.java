@@ -181,6 +181,21 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void pingpongReceiveBufferSmallerThanThePeersMessages_onTheReceiver(@TempDir Path work) throws Exception {
+        // the server sends 4096-byte messages, the client posts 1024-byte receives (-s is each side's own size)
+        Path out = pingpong(work, List.of("-g", "3", "-s", "4096", "-n", "5"), List.of("-g", "3", "-s", "1024", "-n", "5"));
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("recv-buffer-small")).extracting(Finding::message)
+                    .containsExactly("b QP 0x000011 posted receive buffers of at most 1024 bytes, but its peer a QP 0x000011 "
+                            + "sends messages of 4096 bytes; the receive completes with IBV_WC_LOC_LEN_ERR and the sender gets "
+                            + "IBV_WC_REM_INV_REQ_ERR");
+            assertThat(result.diagnosis().rootCause()).hasValueSatisfying(f -> assertThat(f.ruleId()).isEqualTo("recv-buffer-small"));
+            assertThat(result.findings()).as("the error completions explain the exits").noneMatch(f -> f.ruleId().equals("program-failed"));
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
     }

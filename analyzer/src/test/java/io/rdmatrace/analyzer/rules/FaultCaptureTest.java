@@ -419,4 +419,19 @@ class FaultCaptureTest {
         clean.b().exited(0);
         assertThat(faults(Analysis.run(clean))).isEmpty();
     }
+
+    /** B posts 32-byte receive buffers; A sends 64-byte messages. Equal sizes are fine. */
+    @Test
+    void receiveBufferSmallerThanThePeersMessages() throws Exception {
+        Capture c = new Capture();
+        c.b().recvLength(32);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).contains("recv-buffer-small host-b 0x000011").doesNotContain("recv-buffer-small host-a 0x000011");
+        assertThat(Analysis.rows(r, "recv-buffer-small")).singleElement().asString().endsWith(
+                "|host-b QP 0x000011 posted receive buffers of at most 32 bytes, but its peer host-a QP 0x000011 sends messages of 64 bytes; "
+                        + "the receive completes with IBV_WC_LOC_LEN_ERR and the sender gets IBV_WC_REM_INV_REQ_ERR");
+        Capture exact = new Capture();
+        exact.b().recvLength(64);
+        assertThat(faults(Analysis.run(exact))).isEmpty();
+    }
 }
