@@ -434,4 +434,21 @@ class FaultCaptureTest {
         exact.b().recvLength(64);
         assertThat(faults(Analysis.run(exact))).isEmpty();
     }
+
+    /** A reads with 8 outstanding (max_rd_atomic) against B's 4 (max_dest_rd_atomic); without a READ posted it is not judged. */
+    @Test
+    void rdAtomicDepthAbovePeersResponderResources() throws Exception {
+        Capture c = new Capture();
+        c.a().maxRdAtomic(8).sendOpcode(4);
+        c.b().maxDestRdAtomic(4).mrAccess(0x5);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).contains("rd-atomic-mismatch host-a 0x000011").doesNotContain("rd-atomic-mismatch host-b 0x000011");
+        assertThat(Analysis.rows(r, "rd-atomic-mismatch")).singleElement().asString().endsWith(
+                "|host-a QP 0x000011 may have 8 RDMA READ/atomic requests outstanding (max_rd_atomic) but its peer host-b QP 0x000011 "
+                        + "accepts 4 (max_dest_rd_atomic); requests beyond 4 are refused with NAK invalid request");
+        Capture sends = new Capture();
+        sends.a().maxRdAtomic(8);
+        sends.b().maxDestRdAtomic(4);
+        assertThat(faults(Analysis.run(sends))).doesNotContain("rd-atomic-mismatch host-a 0x000011");
+    }
 }
