@@ -141,14 +141,19 @@ case "$family" in
             exit 2
         fi
         echo "rdmatrace: installing $pkgs with apt-get (for $what)" >&2
-        update=(apt-get update -qq)
-        get=(apt-get install -y -qq --no-install-recommends "${missing_pkgs[@]}")
+        apt="$(find_command apt-get)"
+        update=("$apt" update -qq)
+        get=("$apt" install -y -qq --no-install-recommends "${missing_pkgs[@]}")
         if ((dry_run)); then
-            echo "would run: ${update[*]} && ${get[*]}"
+            echo "would run: apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs"
             exit 0
         fi
         export DEBIAN_FRONTEND=noninteractive
-        if ! "${update[@]}" >&2 || ! "${get[@]}" >&2; then
+        # apt's own progress lines are kept, and shown (the last 15) only when it fails
+        if ! log="$("${update[@]}" 2>&1)" || ! log="$("${get[@]}" 2>&1)"; then
+            mapfile -t lines <<<"$log"
+            ((${#lines[@]} > 15)) && lines=("${lines[@]: -15}")
+            [[ -n "$log" ]] && printf '%s\n' "${lines[@]}" >&2
             echo "rdmatrace: apt-get could not install $pkgs; run it yourself: apt-get install $pkgs" >&2
             exit 2
         fi

@@ -83,6 +83,32 @@ class DependencyCheckTest {
     }
 
     @Test
+    void root_withApt_installs_oneLineNotAptsOwnOutput(@TempDir Path dir) throws Exception {
+        Path machine = machine(dir, "debian", "infiniband/verbs.h");
+        Path header = machine.resolve("usr/include/rdma/rdma_cma.h");
+        // a talkative apt-get that really provides the header
+        fake(machine.resolve("bin"), "apt-get", "echo 'Reading package lists...'; echo 'debconf: delaying' >&2; "
+                + "case \"$*\" in *install*) mkdir -p '" + header.getParent() + "' && : > '" + header + "';; esac");
+        Run r = run(machine, 0);
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).isEqualTo("rdmatrace: installing librdmacm-dev with apt-get (for rdma/rdma_cma.h)\n");
+        assertThat(r.out()).isEmpty();
+        assertThat(header).exists();
+    }
+
+    @Test
+    void root_aptFails_showsItsLastLinesAndTheCommand_exit2(@TempDir Path dir) throws Exception {
+        Path machine = machine(dir, "debian", "infiniband/verbs.h");
+        fake(machine.resolve("bin"), "apt-get",
+                "case \"$*\" in *install*) echo 'E: Unable to locate package librdmacm-dev'; exit 100;; esac");
+        Run r = run(machine, 0);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("rdmatrace: installing librdmacm-dev with apt-get (for rdma/rdma_cma.h)\n"
+                + "E: Unable to locate package librdmacm-dev\n"
+                + "rdmatrace: apt-get could not install librdmacm-dev; run it yourself: apt-get install librdmacm-dev\n");
+    }
+
+    @Test
     void root_noInstall_saysWhatIsMissingWithoutSudo(@TempDir Path dir) throws Exception {
         Run r = run(machine(dir, "debian"), 0, "--no-install");
         assertThat(r.exit()).isEqualTo(2);
