@@ -28,8 +28,9 @@ import java.util.Objects;
  * {@link Spec#rounds()} rounds. Time is simulated (20 µs per wire hop) and each host's wall clock
  * can be skewed, so an analyzer's clock estimate can be checked against the truth.
  *
- * <p>QP numbers start at 0x11 on every host, as on separate devices, so QPNs alone do not tell
- * which QPs are connected: the GIDs in each address vector do. An optional {@link Fault} makes
+ * <p>QP numbers start at 0x11 on every machine, as on separate devices, so QPNs alone do not tell
+ * which QPs are connected: the GIDs in each address vector do. Processes of one machine (host ids
+ * {@code node07.4242}, {@code node07.4243}) share its device: its GIDs and one QPN space. An optional {@link Fault} makes
  * the client end of the first connection wrong the way a buggy program would; its first send then
  * fails with IBV_WC_RETRY_EXC_ERR and that connection carries no traffic.
  */
@@ -108,6 +109,7 @@ public final class RecordedProgramTrace {
     private final Spec spec;
     private final Map<String, Proc> procs = new LinkedHashMap<>();
     private final List<Step> steps = new ArrayList<>();
+    private final Map<Integer, Integer> machineQps = new LinkedHashMap<>();
     private long now;
     private int order;
 
@@ -123,8 +125,10 @@ public final class RecordedProgramTrace {
 
     private void run() throws TraceException {
         int index = 0;
+        Map<String, Integer> machines = new LinkedHashMap<>();
         for (String host : spec.hosts()) {
-            procs.put(host, new Proc(host, index++));
+            int machine = machines.computeIfAbsent(machineOf(host), m -> machines.size());
+            procs.put(host, new Proc(host, index++, machine));
         }
         for (int i = 0; i < spec.links().size(); i++) {
             Connection c = spec.links().get(i);
@@ -159,6 +163,12 @@ public final class RecordedProgramTrace {
     private record Step(long time, int order, Runnable action) {
     }
 
+    /** The machine a recorded process runs on: its host id up to a ".PID" suffix ({@code node07.4242}). */
+    static String machineOf(String host) {
+        int dot = host.indexOf('.');
+        return dot > 0 ? host.substring(0, dot) : host;
+    }
+
     private void at(long time, Runnable action) {
         steps.add(new Step(time, order++, action));
     }
@@ -172,14 +182,16 @@ public final class RecordedProgramTrace {
                 at(s + 10_000, () -> p.createAndInit(q));
             }
         }
-        // the program's own exchange happens here, invisible; then each end connects
-        t += 5_000_000;
+        // the program's own exchange happens here, invisible; then each end connects (each phase
+        // starts after the last process finished the one before, however many there are)
+        long n = procs.size();
+        t += 5_000_000 + n * 50_000L;
         for (Proc p : procs.values()) {
             for (QpEnd q : p.qps) {
                 at(t + p.index * 30_000L, () -> p.connect(q));
             }
         }
-        t += 5_000_000;
+        t += 5_000_000 + n * 30_000L;
         for (Connection c : spec.links()) {
             QpEnd client = null;
             for (QpEnd q : procs.get(c.client()).qps) {
@@ -264,6 +276,8 @@ public final class RecordedProgramTrace {
     private final class Proc {
         final String host;
         final int index;
+        /** the machine's index: processes on one machine share its device, GIDs and QPN space */
+        final int machine;
         final long base;
         final long context;
         final long pd;
@@ -273,9 +287,10 @@ public final class RecordedProgramTrace {
         final List<QpEnd> qps = new ArrayList<>();
         TraceWriter w;
 
-        Proc(String host, int index) {
+        Proc(String host, int index, int machine) {
             this.host = host;
             this.index = index;
+            this.machine = machine;
             this.base = 0x5600_0000_0000L + ((long) index << 32);
             this.context = base + 0x10;
             this.pd = base + 0x100;
@@ -290,14 +305,16 @@ public final class RecordedProgramTrace {
             q.proc = this;
             q.handle = base + 0x20_0000L + i * 0x400L;
             q.cq = base + 0x10_0000L + i * 0x200L;
-            q.qpn = 0x11 + i;
+            q.qpn = 0x11 + machineQps.merge(machine, 1, Integer::sum) - 1;
             q.psn = (0x1234 * (index + 1) + 0x777 * i) & 0xFFFFFF;
             qps.add(q);
             return q;
         }
 
         String gidAt(int i) {
-            return i == 0 ? "fe80::" + Integer.toHexString(0xa0 + index) : "::ffff:10.0.0." + (index + 1);
+            int n = machine + 1;
+            return i == 0 ? "fe80::" + Integer.toHexString(0xa0 + machine)
+                    : "::ffff:10." + (n >> 16 & 0xff) + "." + (n >> 8 & 0xff) + "." + (n & 0xff);
         }
 
         SessionInfo session() {
@@ -310,7 +327,8 @@ public final class RecordedProgramTrace {
         }
 
         Attrs device() {
-            return Attrs.builder().put(Attr.DEV_NAME, "sv" + index).put(Attr.FW_VER, "0.1.0").put(Attr.NODE_GUID, base)
+            long nodeGuid = 0x5600_0000_0000L + ((long) machine << 32);
+            return Attrs.builder().put(Attr.DEV_NAME, "sv" + machine).put(Attr.FW_VER, "0.1.0").put(Attr.NODE_GUID, nodeGuid)
                     .put(Attr.VENDOR_ID, 0x1bad).put(Attr.VENDOR_PART_ID, 1).put(Attr.MAX_QP, 4096)
                     .put(Attr.MAX_QP_WR, 16384).put(Attr.MAX_SGE, 32).put(Attr.MAX_CQ, 4096).put(Attr.MAX_CQE, 65536)
                     .put(Attr.PHYS_PORT_CNT, 1).put(Attr.MAX_PKEYS, 1).build();
@@ -328,7 +346,7 @@ public final class RecordedProgramTrace {
 
         void openAndQuery() {
             call(Verb.IBV_GET_DEVICE_LIST, 0, 0, Attrs.EMPTY, Attrs.builder().put(Attr.NUM_DEVICES, 1).build());
-            call(Verb.IBV_OPEN_DEVICE, context, 0, Attrs.builder().put(Attr.DEV_NAME, "sv" + index).build(), Attrs.EMPTY);
+            call(Verb.IBV_OPEN_DEVICE, context, 0, Attrs.builder().put(Attr.DEV_NAME, "sv" + machine).build(), Attrs.EMPTY);
             call(Verb.IBV_QUERY_PORT, context, 0, Attrs.builder().put(Attr.PORT_NUM, 1).build(), port());
             call(Verb.IBV_ALLOC_PD, pd, 0, Attrs.builder().put(Attr.CONTEXT, context).build(), Attrs.EMPTY);
             call(Verb.IBV_REG_MR, mr, 0, Attrs.builder().put(Attr.PD, pd).put(Attr.ADDR, mrAddr)
