@@ -80,6 +80,7 @@ public final class TraceLoader {
         List<HostLoad> hosts = new ArrayList<>();
         List<String> rootProblems = new ArrayList<>();
         List<OpenHost> readable = new ArrayList<>();
+        List<TraceReader> readers = new ArrayList<>();
         ExecutorService pool = null;
         try {
             // every folder in the order found; null marks a foreign folder (reported, not opened)
@@ -105,7 +106,8 @@ public final class TraceLoader {
             }
             // opening a queue maps its files and reads its SESSION: done for all hosts at once
             List<Object> opened = openAll(folders, pool);
-            DatapathStore datapath = database.datapath();
+            List<Path> readableFolders = new ArrayList<>();
+            List<String> readableHosts = new ArrayList<>();
             int nextForeign = 0;
             for (int i = 0; i < folders.size(); i++) {
                 Path folder = folders.get(i);
@@ -113,19 +115,24 @@ public final class TraceLoader {
                     Path other = foreign.get(nextForeign++);
                     hosts.add(refused(other, "IGNORED", other + ": not a trace folder (no Chronicle Queue files); ignored"));
                 } else if (opened.get(i) instanceof TraceReader reader) {
-                    String host = uniqueHost(reader.session().hostId(), folder);
-                    readable.add(new OpenHost(folder, host, reader, datapath.forHost(host)));
+                    readableFolders.add(folder);
+                    readableHosts.add(uniqueHost(reader.session().hostId(), folder));
+                    readers.add(reader);
                 } else {
                     TraceException e = (TraceException) opened.get(i);
                     hosts.add(refused(folder, e.problem().name(), e.getMessage()));
                 }
+            }
+            List<DatapathStore.Target> targets = database.datapath().forHosts(readableHosts);
+            for (int i = 0; i < readers.size(); i++) {
+                readable.add(new OpenHost(readableFolders.get(i), readableHosts.get(i), readers.get(i), targets.get(i)));
             }
             hosts.addAll(loadInParallel(readable, pool, database.connection()));
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
             }
-            readable.forEach(h -> h.reader().close());
+            readers.forEach(TraceReader::close);
         }
         return new LoadReport(hosts, rootProblems, System.nanoTime() - start);
     }

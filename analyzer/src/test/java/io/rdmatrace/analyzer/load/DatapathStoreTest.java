@@ -68,6 +68,23 @@ class DatapathStoreTest {
     }
 
     @Test
+    void forHosts_aJobsHostsAtOnce_oneViewOverEveryDatabaseAndLaterOnesAdded() throws Exception {
+        try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
+            Schema.createBaseTables(c);
+            DatapathStore store = DatapathStore.compressed(c);
+            List<DatapathStore.Target> targets = store.forHosts(List.of("n1.1", "n1.2", "n2.1"));
+            assertThat(targets).extracting(DatapathStore.Target::catalog)
+                    .containsExactly("_datapath_1", "_datapath_2", "_datapath_3");
+            store.forHost("n3.1");
+            try (var st = c.createStatement()) {
+                st.execute("INSERT INTO _datapath_2.main._datapath (seq) VALUES (5)");
+                st.execute("INSERT INTO _datapath_4.main._datapath (seq) VALUES (6)");
+            }
+            assertThat(rows(c, "SELECT host, seq FROM _datapath ORDER BY seq")).containsExactly("n1.2|5", "n3.1|6");
+        }
+    }
+
+    @Test
     void plain_rowsInTheDatabasesOwnTable() throws Exception {
         try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
                 BufferAllocator allocator = new RootAllocator()) {
