@@ -108,6 +108,27 @@ class RecordedProgramTest {
         }
     }
 
+    /** Four hosts, one QP (the first connection's faulty end, on hostA) at 4096: grouped by value, the outlier named. */
+    @Test
+    void fourHosts_onePathMtuApart_groupedByValue(@TempDir Path out) throws Exception {
+        Spec spec = new Spec(out, List.of("hostA", "hostB", "hostC", "hostD"),
+                List.of(new Connection("hostA", "hostB"), new Connection("hostC", "hostD"),
+                        new Connection("hostA", "hostC"), new Connection("hostB", "hostD")),
+                2, Map.of(), Fault.MTU_MISMATCH);
+        RecordedProgramTrace.write(spec);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(Analysis.rows(result, "setting-differs")).singleElement().asString()
+                    .startsWith("null|-|[hostA#")
+                    .endsWith("|path_mtu 1024 on 4 host(s), 4096 on hostA; the hosts of this job do not agree on path_mtu");
+        }
+        // two hosts: the pair rules say it, not this one
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            RecordedProgramTrace.write(Spec.pair(out.resolve("pair"), 2, 0).withFault(Fault.MTU_MISMATCH));
+            assertThat(Analysis.rows(analyze(db, out.resolve("pair")), "setting-differs")).isEmpty();
+        }
+    }
+
     @Test
     void pathMtuMismatch_onThe4096Side(@TempDir Path out) throws Exception {
         assertThat(faultFindings(out, Fault.MTU_MISMATCH)).contains("path-mtu-mismatch hostB 0x000011")
