@@ -196,6 +196,19 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void perftestTrafficClassOnOneSide_warningOnThatSideWithBothValues(@TempDir Path work) throws Exception {
+        Path out = recordPair(work, "ib_send_lat", "-d", List.of("-x", "3", "-n", "5"),
+                List.of("-x", "3", "-n", "5", "--tclass=106"), true);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.severity() != Severity.INFO)
+                    .extracting(f -> f.ruleId() + " " + f.host() + ": " + f.message()).containsExactly(
+                            "traffic-class-mismatch b: b QP 0x000011 sends with traffic class 106 (DSCP 26) but its peer a QP "
+                                    + "0x000011 with 0 (DSCP 0); the two directions get different QoS");
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
     }

@@ -451,4 +451,19 @@ class FaultCaptureTest {
         sends.b().maxDestRdAtomic(4);
         assertThat(faults(Analysis.run(sends))).doesNotContain("rd-atomic-mismatch host-a 0x000011");
     }
+
+    /** B sends with traffic class 106, A sets none (0): a warning on B with both; both 106 is no finding. */
+    @Test
+    void trafficClassOnOneSide() throws Exception {
+        Capture c = new Capture();
+        c.b().trafficClass(106);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).containsExactly("traffic-class-mismatch host-b 0x000011");
+        assertThat(Analysis.rows(r, "traffic-class-mismatch")).containsExactly(
+                "host-b|0x000011|[host-a#15, host-b#15]|host-b QP 0x000011 sends with traffic class 106 (DSCP 26) but its peer host-a QP 0x000011 with 0 (DSCP 0); the two directions get different QoS");
+        Capture both = new Capture();
+        both.a().trafficClass(106);
+        both.b().trafficClass(106);
+        assertThat(faults(Analysis.run(both))).isEmpty();
+    }
 }
