@@ -209,6 +209,17 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    @Test
+    void perftestUcClientAgainstRcServer_bothExit0_qpTypeMismatchOnTheUcSide(@TempDir Path work) throws Exception {
+        Path out = recordPair(work, "ib_write_bw", "-d", List.of("-x", "3", "-n", "20"), List.of("-x", "3", "-n", "20", "-c", "UC"), true);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.severity() == Severity.ERROR)
+                    .extracting(f -> f.ruleId() + " " + f.host() + ": " + f.message()).containsExactly(
+                            "qp-type-mismatch b: b QP 0x000011 is UC but its peer a QP 0x000011 is RC; the peer drops every packet of the other type");
+        }
+    }
+
     private static Path pingpong(Path work, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return recordPair(work, "ibv_rc_pingpong", "-d", serverArgs, clientArgs, false);
     }

@@ -466,4 +466,15 @@ class FaultCaptureTest {
         both.b().trafficClass(106);
         assertThat(faults(Analysis.run(both))).isEmpty();
     }
+
+    /** B's QP is UC (3), A's RC: reported on B with both types. */
+    @Test
+    void qpTypeDiffers() throws Exception {
+        Capture c = new Capture();
+        c.b().qpType(3);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).contains("qp-type-mismatch host-b 0x000011").doesNotContain("qp-type-mismatch host-a 0x000011");
+        assertThat(Analysis.rows(r, "qp-type-mismatch")).singleElement().asString().endsWith(
+                "|host-b QP 0x000011 is UC but its peer host-a QP 0x000011 is RC; the peer drops every packet of the other type");
+    }
 }
