@@ -4,6 +4,7 @@ import io.rdmatrace.capture.program.ProgramRecording;
 import io.rdmatrace.capture.program.RecordedTrace;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.trace.TraceLayout;
+import io.rdmatrace.verbs.QuitSignal;
 import io.rdmatrace.verbs.TracerLibrary;
 import io.rdmatrace.verbs.VerbsLibrary;
 import java.io.IOException;
@@ -126,7 +127,7 @@ final class RecordCommand implements Callable<Integer> {
             });
             // the program runs after the JVM's start-up, not beside it (a bounded wait: best effort)
             warmUp.join(WARM_UP_WAIT_MILLIS);
-            Process process = pb.start();
+            Process process = QuitSignal.startUnblocked(pb);
             ProgramRecording.Result result;
             int signal;
             try (SignalForwarder forwarder = SignalForwarder.to(process, grace, recording::interrupted)) {
@@ -151,7 +152,7 @@ final class RecordCommand implements Callable<Integer> {
     }
 
     private int runUnrecorded(long grace) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).inheritIO().start();
+        Process p = QuitSignal.startUnblocked(new ProcessBuilder(command).inheritIO());
         try (SignalForwarder forwarder = SignalForwarder.to(p, grace, s -> { })) {
             int exit = p.waitFor();
             return forwarder.received() > 0 ? 128 + forwarder.received() : exit;

@@ -1,5 +1,6 @@
 package io.rdmatrace.cli;
 
+import io.rdmatrace.verbs.QuitSignal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,9 @@ import sun.misc.SignalHandler;
  * and its descendants), rdmatrace waits a bounded grace period for it to end, SIGKILLs what is
  * left, and then closes the trace with an END that names the signal. A SIGINT or SIGQUIT typed in
  * a terminal already reached the program when it is in the terminal's foreground group: it gets
- * no second one. HotSpot keeps SIGQUIT for its thread dumps (only -Xrs frees it, and -Xrs takes
- * SIGINT/SIGTERM/SIGHUP away instead), so SIGQUIT is tried and, when refused, left to the JVM.
+ * no second one. HotSpot keeps SIGQUIT for its thread dumps and refuses it to sun.misc.Signal
+ * (only -Xrs frees it, and -Xrs takes SIGINT/SIGTERM/SIGHUP away instead), so SIGQUIT is taken
+ * with a native handler ({@link QuitSignal}) while the program runs, and given back on close.
  */
 final class SignalForwarder implements AutoCloseable {
     static final List<String> SIGNALS = List.of("INT", "TERM", "HUP", "QUIT");
@@ -29,6 +31,8 @@ final class SignalForwarder implements AutoCloseable {
     private final IntConsumer onSignal;
     private volatile int received;
     private Thread reaper;
+    /** SIGQUIT while held, or null (the JNI library could not be loaded: SIGQUIT stays the JVM's). */
+    private QuitSignal quit;
 
     private SignalForwarder(Process process, long graceMillis, IntConsumer onSignal) {
         this.previous = new LinkedHashMap<>();
@@ -45,10 +49,18 @@ final class SignalForwarder implements AutoCloseable {
             try {
                 f.previous.put(s, Signal.handle(s, f::handle));
             } catch (IllegalArgumentException e) {
-                // SIGQUIT: the JVM's own (thread dump); a terminal's SIGQUIT still reaches the program
+                f.quit = takeQuit(f, s); // SIGQUIT: refused, the JVM's own
             }
         }
         return f;
+    }
+
+    private static QuitSignal takeQuit(SignalForwarder f, Signal quit) {
+        try {
+            return QuitSignal.take(() -> f.handle(quit));
+        } catch (IllegalStateException | UnsatisfiedLinkError e) {
+            return null; // left to the JVM (a thread dump); a terminal's SIGQUIT still reaches the program
+        }
     }
 
     /** The first signal received (its number), or 0. */
@@ -144,5 +156,8 @@ final class SignalForwarder implements AutoCloseable {
     @Override
     public void close() {
         previous.forEach(Signal::handle);
+        if (quit != null) {
+            quit.close();
+        }
     }
 }

@@ -35,9 +35,9 @@ class RecordEndingTest {
             Verb.IBV_CREATE_CQ, Verb.IBV_CREATE_QP);
 
     @ParameterizedTest
-    @ValueSource(strings = {"TERM", "HUP", "INT"})
+    @ValueSource(strings = {"TERM", "HUP", "INT", "QUIT"})
     void signalToRecord_isPassedOn_andTheEndNamesIt(String name, @TempDir Path work) throws Exception {
-        int number = Map.of("TERM", 15, "HUP", 1, "INT", 2).get(name);
+        int number = Map.of("TERM", 15, "HUP", 1, "INT", 2, "QUIT", 3).get(name);
         Path out = work.resolve("trace");
         try (Hung hung = Hung.start(work, out)) {
             assertThat(readWhileRunning(out.resolve("a"))).as(hung.jvm.describe()).isTrue();
@@ -120,11 +120,11 @@ class RecordEndingTest {
             Path tool = requireTool("ibv_rc_pingpong");
             LoopbackPair ips = LoopbackPair.random();
             int port = RecordJvm.freeTcpPort();
-            // a background job ignores SIGINT, and its children inherit that: env resets it
+            // a background job ignores SIGINT and SIGQUIT, and its children inherit that: env resets them
             RecordJvm jvm = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "hg@" + ips.a()), work,
                     List.of("--soft", "--grace", "10", "--out", out.toString(), "--host-id", "a", "--", tool.toString(),
                             "-g", "3", "-p", Integer.toString(port)),
-                    List.of("env", "--default-signal=INT"));
+                    List.of("env", "--default-signal=INT,QUIT"));
             jvm.awaitListening(port);
             ProcessHandle program = jvm.process().descendants().filter(p -> p.info().command().orElse("")
                     .endsWith("ibv_rc_pingpong")).findFirst().orElseThrow();
