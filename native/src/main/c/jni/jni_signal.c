@@ -18,6 +18,7 @@ static sem_t quit_posted;
 static struct sigaction quit_previous;
 static volatile sig_atomic_t quit_taken;
 static volatile sig_atomic_t quit_released;
+static int quit_sem_ready;
 
 static void on_quit(int sig)
 {
@@ -33,8 +34,14 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_QuitSignal_take0(JNIEnv *env, jcl
     if (quit_taken) {
         return EBUSY;
     }
-    if (sem_init(&quit_posted, 0, 0) != 0) {
-        return errno;
+    if (!quit_sem_ready) {
+        if (sem_init(&quit_posted, 0, 0) != 0) {
+            return errno;
+        }
+        quit_sem_ready = 1;
+    }
+    while (sem_trywait(&quit_posted) == 0) {
+        /* a post the last holder's thread did not take: not this holder's */
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -43,9 +50,7 @@ JNIEXPORT jint JNICALL Java_io_rdmatrace_verbs_QuitSignal_take0(JNIEnv *env, jcl
     sigemptyset(&sa.sa_mask);
     quit_released = 0;
     if (sigaction(SIGQUIT, &sa, &quit_previous) != 0) {
-        int e = errno;
-        sem_destroy(&quit_posted);
-        return e;
+        return errno;
     }
     quit_taken = 1;
     return 0;

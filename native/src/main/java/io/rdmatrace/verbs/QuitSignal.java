@@ -6,7 +6,8 @@ import java.io.IOException;
  * SIGQUIT taken from the JVM while it is held (native/src/main/c/jni/jni_signal.c): HotSpot keeps
  * SIGQUIT for thread dumps and refuses it to {@code sun.misc.Signal}, and -Xrs, which frees it,
  * also takes SIGINT, SIGTERM and SIGHUP away. While held, the JVM gives no thread dump and takes
- * no jcmd attach; {@link #close()} gives SIGQUIT back. One holder at a time per process.
+ * no jcmd attach; {@link #close()} gives SIGQUIT back. One holder at a time per process (a second
+ * {@link #take} before the first's close is refused).
  */
 public final class QuitSignal implements AutoCloseable {
     private final Thread waiter;
@@ -66,6 +67,11 @@ public final class QuitSignal implements AutoCloseable {
     @Override
     public void close() {
         release0();
+        try {
+            waiter.join(10_000); // it has taken release0's post: the next holder's posts are its own
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static native int take0();
