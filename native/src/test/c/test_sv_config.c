@@ -2,6 +2,7 @@
  * softverbs_configure() and the device list it produces. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 
 #include "softverbs.h"
@@ -133,8 +134,79 @@ static void test_configure_and_device_list(void)
     unsetenv("SOFTVERBS_DEVICES");
 }
 
+/* NAME@IFNAME and netdev=: the interface's addresses, MTU and index, read as they are now (lo is
+ * the one interface every host has; 127/8 is all lo's, so any 127.x address is one of its own). */
+static void test_netdev(void)
+{
+    struct sv_devcfg_list l;
+    char err[512] = "";
+    CHECK_EQ(sv_config_parse("x@lo", &l, err, sizeof err), 0);
+    CHECK_EQ(l.count, 1);
+    CHECK(!strcmp(l.dev[0].netdev.name, "lo"));
+    CHECK_EQ(l.dev[0].netdev.ifindex, if_nametoindex("lo"));
+    CHECK_EQ(ntohl(l.dev[0].ip_be) >> 24, 127);              /* lo's first IPv4 address */
+    CHECK_EQ(l.dev[0].ip_be, l.dev[0].netdev.ipv4_be[0]);
+    CHECK_EQ(l.dev[0].link_mtu, 9216);                       /* lo's 65536, at the jumbo ceiling */
+
+    CHECK_EQ(sv_config_parse("y@127.51.3.9:netdev=lo:mtu=1500,z@127.51.3.10", &l, err, sizeof err), 0);
+    CHECK_EQ(l.count, 2);
+    CHECK_EQ(l.dev[0].ip_be, inet_addr("127.51.3.9"));
+    CHECK_EQ(l.dev[0].netdev.ipv4_be[0], inet_addr("127.51.3.9"));
+    CHECK_EQ(l.dev[0].link_mtu, 1500);                       /* mtu= wins over the interface's */
+    CHECK(l.dev[1].netdev.name[0] == '\0');                  /* a bare address as before */
+
+    check_bad("x@nosuchif0", "device 1 'x@nosuchif0': no network interface 'nosuchif0'");
+    check_bad("x@10.99.99.99:netdev=lo", "10.99.99.99 is not an address of interface 'lo'");
+    check_bad("x@lo:netdev=lo", "netdev given twice");
+    check_bad("x@127.0.0.1:netdev=a/b", "bad netdev 'a/b'");
+    check_bad("x@lo,y@lo", "device 2 'y@lo': interface 'lo' already carries 'x'");
+    check_bad("x@averyveryverylongifname", "bad address 'averyveryverylongifname'");
+}
+
+/* A bound device's GID table, ndev_ifindex and sysfs netdev, through the verbs a program calls. */
+static void test_netdev_gids(void)
+{
+    CHECK_EQ(softverbs_configure("g@127.51.3.9:netdev=lo"), 0);
+    int n = 0;
+    struct ibv_device **list = ibv_get_device_list(&n);
+    CHECK_EQ(n, 1);
+    struct ibv_context *ctx = list && n == 1 ? ibv_open_device(list[0]) : NULL;
+    CHECK(ctx != NULL);
+    if (ctx) {
+        struct ibv_gid_entry e;
+        CHECK_EQ(ibv_query_gid_ex(ctx, 1, 3, &e, 0), 0);
+        CHECK_EQ(e.gid_type, IBV_GID_TYPE_ROCE_V2);
+        CHECK_EQ(e.ndev_ifindex, if_nametoindex("lo"));
+        uint32_t ip;
+        memcpy(&ip, e.gid.raw + 12, 4);
+        CHECK_EQ(ip, inet_addr("127.51.3.9"));               /* the device's own address at 3 */
+        CHECK_EQ(e.gid.raw[10], 0xFF);
+        CHECK_EQ(ibv_query_gid_ex(ctx, 1, 0, &e, 0), 0);
+        CHECK_EQ(e.gid.raw[0], 0xFE);                        /* the default GID first */
+        CHECK_EQ(e.gid_type, IBV_GID_TYPE_ROCE_V1);
+        /* every entry carries lo; past the populated ones ENODATA */
+        int used = 0;
+        while (used < 64 && ibv_query_gid_ex(ctx, 1, (uint32_t)used, &e, 0) == 0) {
+            CHECK_EQ(e.ndev_ifindex, if_nametoindex("lo"));
+            used++;
+        }
+        CHECK(used >= 4 && used % 2 == 0);
+        CHECK_EQ(ibv_query_gid_ex(ctx, 1, (uint32_t)used, &e, 0), ENODATA);
+        char buf[32] = "";
+        CHECK(ibv_read_sysfs_file(list[0]->ibdev_path, "ports/1/gid_attrs/ndevs/3", buf, sizeof buf) > 0);
+        CHECK(!strcmp(buf, "lo"));
+        CHECK(ibv_read_sysfs_file(list[0]->ibdev_path, "ports/1/gid_attrs/types/3", buf, sizeof buf) > 0);
+        CHECK(!strcmp(buf, "RoCE v2"));
+        ibv_close_device(ctx);
+    }
+    ibv_free_device_list(list);
+    CHECK_EQ(softverbs_configure(NULL), 0);
+}
+
 int main(void)
 {
+    test_netdev();
+    test_netdev_gids();
     test_valid();
     test_errors_name_the_bad_part();
     test_mtu_mapping();

@@ -133,6 +133,27 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
+/* The IPv4-mapped entries of the GID table: a device bound to an interface has one per address. */
+static void collect_addrs(struct ibv_context *ctx, struct cm_dev *d)
+{
+    d->addrs_be[0] = d->ip_be;
+    d->n_addrs = 1;
+    union ibv_gid g;
+    for (int i = 0; i < 64 && d->n_addrs < (int)(sizeof d->addrs_be / sizeof d->addrs_be[0]); i++) {
+        if (ibv_query_gid(ctx, 1, i, &g) != 0)
+            break;
+        if (!IN6_IS_ADDR_V4MAPPED((struct in6_addr *)g.raw))
+            continue;
+        uint32_t a;
+        memcpy(&a, g.raw + 12, 4);
+        bool seen = false;
+        for (int j = 0; j < d->n_addrs; j++)
+            seen |= d->addrs_be[j] == a;
+        if (!seen)
+            d->addrs_be[d->n_addrs++] = a;
+    }
+}
+
 static bool open_one(struct ibv_device *ibdev, struct cm_dev *d)
 {
     struct ibv_context *ctx = ibv_open_device(ibdev);
@@ -150,6 +171,7 @@ static bool open_one(struct ibv_device *ibdev, struct cm_dev *d)
     d->verbs = ctx;
     d->gid = gid;
     memcpy(&d->ip_be, gid.raw + 12, 4);
+    collect_addrs(ctx, d);
     d->guid_be = da.node_guid;
     d->active_mtu = pa.active_mtu;
     d->active_speed_rate = IBV_RATE_2_5_GBPS;
@@ -196,8 +218,9 @@ int cm_init(void)
 struct cm_dev *cm_dev_by_ip(uint32_t ip_be)
 {
     for (int i = 0; i < g_cm.ndev; i++)
-        if (g_cm.dev[i].ip_be == ip_be)
-            return &g_cm.dev[i];
+        for (int j = 0; j < g_cm.dev[i].n_addrs; j++)
+            if (g_cm.dev[i].addrs_be[j] == ip_be)
+                return &g_cm.dev[i];
     return NULL;
 }
 

@@ -37,6 +37,8 @@ struct cm_dev {
     struct ibv_context *verbs;
     uint32_t ip_be;
     union ibv_gid gid;               /* ::ffff:IPv4, GID index 3 */
+    int n_addrs;                     /* every IPv4 address of the device's interface: the */
+    uint32_t addrs_be[8];            /* kernel maps each to the device (addrs_be[0] = ip_be) */
     uint64_t guid_be;
     enum ibv_mtu active_mtu;
     uint8_t active_speed_rate;       /* ibv_rate of the port */

@@ -2,7 +2,8 @@
  * populated source GID, as rdma_check_ah_attr enforces. softverbs carries RoCE v2 over IPv4
  * only: a path whose source GID is RoCE v1 or link-local IPv6, or whose destination GID is
  * not IPv4-mapped, is accepted (as hardware would) but its packets reach nobody - the
- * symptom of a wrong GID index on a real fabric. */
+ * symptom of a wrong GID index on a real fabric. So is a source GID of another address of the
+ * bound interface: the device sends from its own address only. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +27,9 @@ int sv_av_check(struct sv_context *ctx, const struct ibv_ah_attr *av, uint32_t *
         return rc;   /* EINVAL past the table, ENODATA for an empty slot (rdma_get_gid_attr) */
     uint32_t src_ip, dst_ip = 0;
     bool ok = v2 && sv_gid_to_ipv4(&sgid, &src_ip) && sv_gid_to_ipv4(&av->grh.dgid, &dst_ip);
+    /* a bound interface's other addresses are in the table, but packets leave from the device's */
+    if (ok && src_ip != ctx->dev->cfg.ip_be)
+        ok = false;
     /* a loopback device reaches loopback addresses only: nothing leaves this machine */
     if (ok && is_loopback(src_ip) && !is_loopback(dst_ip))
         ok = false;

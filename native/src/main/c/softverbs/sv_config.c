@@ -2,8 +2,11 @@
  * softverbs_last_error().
  *
  *   SOFTVERBS_DEVICES = DEVICE[,DEVICE...]
- *   DEVICE            = NAME@IPV4[:KEY=VALUE...]
- *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | gid | quirk
+ *   DEVICE            = NAME@IPV4[:KEY=VALUE...] | NAME@IFNAME[:KEY=VALUE...]
+ *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | gid | quirk | netdev
+ *
+ * NAME@IFNAME (or NAME@IPV4:netdev=IFNAME) binds the device to a network interface: its
+ * address, MTU, MAC and GID table come from the interface (sv_netdev.c).
  *
  * The config is re-read at every ibv_get_device_list; a malformed one is refused as a whole
  * with a message naming the bad part. */
@@ -146,6 +149,17 @@ static int parse_option(struct sv_devcfg *d, char *opt, char *why, size_t whylen
                      SV_MIN_LINK_MTU, SV_MAX_LINK_MTU);
             return EINVAL;
         }
+        d->mtu_given = true;
+    } else if (!strcmp(k, "netdev")) {
+        if (d->netdev.name[0]) {
+            snprintf(why, whylen, "netdev given twice (NAME@IFNAME already names the interface)");
+            return EINVAL;
+        }
+        if (!sv_netdev_valid_name(v)) {
+            snprintf(why, whylen, "bad netdev '%s' (an interface name, 1-15 characters)", v);
+            return EINVAL;
+        }
+        snprintf(d->netdev.name, sizeof d->netdev.name, "%s", v);
     } else if (!strcmp(k, "fw")) {
         if (!valid_fw(v)) {
             snprintf(why, whylen, "bad fw '%s' (1-63 printable characters, no spaces)", v);
@@ -180,31 +194,20 @@ static int parse_option(struct sv_devcfg *d, char *opt, char *why, size_t whylen
         return parse_quirk(d, v, why, whylen);
     } else {
         snprintf(why, whylen, "unknown option '%s' (known: mtu, fw, vendor_id, vendor_part, "
-                 "hw_ver, gid, quirk)", k);
+                 "hw_ver, gid, quirk, netdev)", k);
         return EINVAL;
     }
     return 0;
 }
 
-static int parse_device(struct sv_devcfg *d, char *item, char *why, size_t whylen)
+/* An address part of only digits and dots (or none) is meant as IPv4, and refused as such. */
+static bool looks_like_ipv4(const char *s)
 {
-    cfg_defaults(d);
-    char *at = strchr(item, '@');
-    if (!at) {
-        snprintf(why, whylen, "expected NAME@IPV4[:KEY=VALUE...]");
-        return EINVAL;
-    }
-    *at = '\0';
-    if (!valid_name(item)) {
-        snprintf(why, whylen, "bad device name '%s' (1-63 of A-Z a-z 0-9 _ - .)", item);
-        return EINVAL;
-    }
-    snprintf(d->name, sizeof d->name, "%s", item);
+    return strspn(s, "0123456789.") == strlen(s);
+}
 
-    char *ip = at + 1;
-    char *opts = strchr(ip, ':');
-    if (opts)
-        *opts++ = '\0';
+static int parse_address(struct sv_devcfg *d, const char *ip, char *why, size_t whylen)
+{
     struct in_addr a;
     if (inet_pton(AF_INET, ip, &a) != 1) {
         snprintf(why, whylen, "bad IPv4 address '%s'", ip);
@@ -216,6 +219,54 @@ static int parse_device(struct sv_devcfg *d, char *item, char *why, size_t whyle
         return EINVAL;
     }
     d->ip_be = a.s_addr;
+    return 0;
+}
+
+/* A bound device: address, MTU and GID sources from the interface as it is now. */
+static int bind_netdev(struct sv_devcfg *d, char *why, size_t whylen)
+{
+    char ifname[IF_NAMESIZE];
+    snprintf(ifname, sizeof ifname, "%s", d->netdev.name);
+    int rc = sv_netdev_read(ifname, d->ip_be, &d->netdev, why, whylen);
+    if (rc)
+        return rc;
+    d->ip_be = d->netdev.ipv4_be[0];
+    if (!d->mtu_given) {   /* a RoCE port's MTU follows its netdev's (lo's 65536 is past any IB MTU) */
+        uint32_t m = d->netdev.mtu;
+        d->link_mtu = m > SV_MAX_LINK_MTU ? SV_MAX_LINK_MTU : m < SV_MIN_LINK_MTU ? SV_MIN_LINK_MTU : m;
+    }
+    return 0;
+}
+
+static int parse_device(struct sv_devcfg *d, char *item, char *why, size_t whylen)
+{
+    cfg_defaults(d);
+    char *at = strchr(item, '@');
+    if (!at) {
+        snprintf(why, whylen, "expected NAME@IPV4[:KEY=VALUE...] or NAME@IFNAME[:KEY=VALUE...]");
+        return EINVAL;
+    }
+    *at = '\0';
+    if (!valid_name(item)) {
+        snprintf(why, whylen, "bad device name '%s' (1-63 of A-Z a-z 0-9 _ - .)", item);
+        return EINVAL;
+    }
+    snprintf(d->name, sizeof d->name, "%s", item);
+
+    char *addr = at + 1;
+    char *opts = strchr(addr, ':');
+    if (opts)
+        *opts++ = '\0';
+    if (looks_like_ipv4(addr)) {
+        int rc = parse_address(d, addr, why, whylen);
+        if (rc)
+            return rc;
+    } else if (sv_netdev_valid_name(addr)) {
+        snprintf(d->netdev.name, sizeof d->netdev.name, "%s", addr);
+    } else {
+        snprintf(why, whylen, "bad address '%s' (an IPv4 address or an interface name)", addr);
+        return EINVAL;
+    }
 
     while (opts) {
         char *next = strchr(opts, ':');
@@ -226,7 +277,7 @@ static int parse_device(struct sv_devcfg *d, char *item, char *why, size_t whyle
             return rc;
         opts = next;
     }
-    return 0;
+    return d->netdev.name[0] ? bind_netdev(d, why, whylen) : 0;
 }
 
 static char *trim(char *s)
@@ -283,6 +334,12 @@ int sv_config_parse(const char *spec, struct sv_devcfg_list *out, char *err, siz
         for (int i = 0; i < out->count; i++) {
             if (!strcmp(out->dev[i].name, d->name)) {
                 snprintf(err, errlen, "device %d '%s': name '%s' is used twice", pos + 1, shown, d->name);
+                rc = EINVAL;
+                goto done;
+            }
+            if (d->netdev.name[0] && !strcmp(out->dev[i].netdev.name, d->netdev.name)) {
+                snprintf(err, errlen, "device %d '%s': interface '%s' already carries '%s' "
+                         "(one RoCE device per interface)", pos + 1, shown, d->netdev.name, out->dev[i].name);
                 rc = EINVAL;
                 goto done;
             }

@@ -53,10 +53,11 @@ static int port_file(const struct sv_device *dev, const char *f, char *buf, size
 {
     unsigned int index;
     char name[64];
+    bool up = sv_device_link_up(dev);
     if (!strcmp(f, "state"))
-        return put(buf, size, "4: ACTIVE");
+        return put(buf, size, up ? "4: ACTIVE" : "1: DOWN");
     if (!strcmp(f, "phys_state"))
-        return put(buf, size, "5: LinkUp");
+        return put(buf, size, up ? "5: LinkUp" : "3: Disabled");
     if (!strcmp(f, "link_layer"))
         return put(buf, size, "Ethernet");
     if (!strcmp(f, "pkeys/0"))
@@ -75,6 +76,8 @@ static int port_file(const struct sv_device *dev, const char *f, char *buf, size
         sv_device_gid(dev, (int)index, &gid, &v2);
         return put(buf, size, "%s", v2 ? "RoCE v2" : "IB/RoCE v1");
     }
+    if (sscanf(f, "gid_attrs/ndevs/%u", &index) == 1 && index < (unsigned)sv_device_gid_count(dev))
+        return put(buf, size, "%s", sv_device_ndev_name(dev));
     if (sscanf(f, "hw_counters/%63s", name) == 1) {
         struct sv_endpoint *ep = sv_endpoint_find(dev->cfg.ip_be);
         for (int i = 0; i < SV_CNT__COUNT; i++)

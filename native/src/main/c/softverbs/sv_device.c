@@ -11,6 +11,28 @@
 
 /* ---- the device list ---- */
 
+static const uint8_t zero_mac[6];
+
+/* MAC, node GUID and GID table. The MAC is the bound interface's (a RoCE port's is its
+ * netdev's), else - and for lo, whose MAC is zero - locally administered 02:00:<IPv4>, like a
+ * veth a container tool made. */
+static void device_identity(struct sv_device *dev)
+{
+    const struct sv_netdev *nd = &dev->cfg.netdev;
+    if (nd->name[0] && memcmp(nd->mac, zero_mac, 6) != 0) {
+        memcpy(dev->mac, nd->mac, 6);
+    } else {
+        const uint8_t *ip = (const uint8_t *)&dev->cfg.ip_be;
+        uint8_t mac[6] = {0x02, 0x00, ip[0], ip[1], ip[2], ip[3]};
+        memcpy(dev->mac, mac, sizeof mac);
+    }
+    const uint8_t *mac = dev->mac;
+    /* modified EUI-64 of the MAC (RFC 4291 appendix A), as rxe derives its node GUID */
+    uint8_t eui[8] = {(uint8_t)(mac[0] ^ 0x02), mac[1], mac[2], 0xFF, 0xFE, mac[3], mac[4], mac[5]};
+    memcpy(&dev->guid_be, eui, sizeof eui);
+    sv_device_build_gids(dev);
+}
+
 struct ibv_device **ibv_get_device_list(int *num_devices)
 {
     struct sv_devcfg_list cfg;
@@ -38,13 +60,7 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
         dev->cfg = cfg.dev[i];
         dev->index = i;
         atomic_init(&dev->refcnt, 1);
-        const uint8_t *ip = (const uint8_t *)&dev->cfg.ip_be;
-        /* locally administered unicast MAC 02:00:<IPv4>, like a veth a container tool made */
-        uint8_t mac[6] = {0x02, 0x00, ip[0], ip[1], ip[2], ip[3]};
-        memcpy(dev->mac, mac, sizeof mac);
-        /* modified EUI-64 of the MAC (RFC 4291 appendix A), as rxe derives its node GUID */
-        uint8_t eui[8] = {(uint8_t)(mac[0] ^ 0x02), mac[1], mac[2], 0xFF, 0xFE, mac[3], mac[4], mac[5]};
-        memcpy(&dev->guid_be, eui, sizeof eui);
+        device_identity(dev);
 
         dev->vdev.ops = &sv_verbs_device_ops;   /* providers see a device that is not theirs */
         atomic_init(&dev->vdev.refcount, 1);
@@ -124,12 +140,70 @@ int ibv_get_device_index(struct ibv_device *device)
     return dev->index;
 }
 
-/* ---- GIDs. mlx5 (default): 0 fe80::EUI-64 RoCE v1, 1 same v2, 2 ::ffff:IP v1, 3 same v2.
- *      rxe (gid=rxe): 0 fe80::EUI-64 RoCE v2, 1 ::ffff:IP RoCE v2 (rxe has no RoCE v1). ---- */
+/* ---- GIDs, built once per device as the kernel's RoCE GID cache fills them (roce_gid_mgmt):
+ * the default GID fe80::<EUI-64 of the MAC> first, then each IPv4 address as ::ffff:IPv4 (the
+ * device's own first), then each IPv6 address not equal to the default; every address once per
+ * GID type. mlx5 layout (default): RoCE v1 and v2 per address (0/1 link-local, 2/3 the
+ * device's IPv4); rxe (gid=rxe): RoCE v2 only (0 link-local, 1 IPv4). A bare-address device
+ * has just its one IPv4 address. ---- */
+
+static void add_gid(struct sv_device *dev, const union ibv_gid *gid)
+{
+    bool rxe = dev->cfg.gid_layout == SV_GID_LAYOUT_RXE;
+    for (int v2 = rxe ? 1 : 0; v2 <= 1; v2++) {
+        if (dev->gid_count == (int)SV_ARRAY_SIZE(dev->gids))
+            return;
+        dev->gids[dev->gid_count].gid = *gid;
+        dev->gids[dev->gid_count].roce_v2 = v2;
+        dev->gid_count++;
+    }
+}
+
+void sv_device_build_gids(struct sv_device *dev)
+{
+    union ibv_gid g;
+    dev->gid_count = 0;
+    memset(&g, 0, sizeof g);
+    g.raw[0] = 0xFE;
+    g.raw[1] = 0x80;
+    memcpy(&g.raw[8], &dev->guid_be, 8);
+    union ibv_gid dflt = g;
+    add_gid(dev, &g);
+    const struct sv_netdev *nd = &dev->cfg.netdev;
+    int n4 = nd->name[0] ? nd->n_ipv4 : 1;
+    for (int i = 0; i < n4; i++) {
+        uint32_t ip = nd->name[0] ? nd->ipv4_be[i] : dev->cfg.ip_be;
+        memset(&g, 0, sizeof g);
+        g.raw[10] = 0xFF;
+        g.raw[11] = 0xFF;
+        memcpy(&g.raw[12], &ip, 4);
+        add_gid(dev, &g);
+    }
+    for (int i = 0; nd->name[0] && i < nd->n_ipv6; i++) {
+        memcpy(g.raw, &nd->ipv6[i], 16);
+        if (memcmp(g.raw, dflt.raw, 16) != 0)
+            add_gid(dev, &g);
+    }
+}
 
 int sv_device_gid_count(const struct sv_device *dev)
 {
-    return dev->cfg.gid_layout == SV_GID_LAYOUT_RXE ? 2 : 4;
+    return dev->gid_count;
+}
+
+unsigned int sv_device_ndev_ifindex(const struct sv_device *dev)
+{
+    return dev->cfg.netdev.name[0] ? dev->cfg.netdev.ifindex : 1;   /* lo carries a bare device */
+}
+
+const char *sv_device_ndev_name(const struct sv_device *dev)
+{
+    return dev->cfg.netdev.name[0] ? dev->cfg.netdev.name : "lo";
+}
+
+bool sv_device_link_up(const struct sv_device *dev)
+{
+    return !dev->cfg.netdev.name[0] || dev->cfg.netdev.up;
 }
 
 int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2)
@@ -137,21 +211,11 @@ int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, in
     if (index < 0 || index >= SV_GID_TBL_LEN)
         return EINVAL;
     memset(gid, 0, sizeof *gid);
-    if (index >= sv_device_gid_count(dev))
+    if (index >= dev->gid_count)
         return ENODATA;    /* what the kernel's GID cache says for an empty slot */
-    bool rxe = dev->cfg.gid_layout == SV_GID_LAYOUT_RXE;
-    bool link_local = rxe ? index == 0 : index < 2;
-    if (link_local) {
-        gid->raw[0] = 0xFE;
-        gid->raw[1] = 0x80;
-        memcpy(&gid->raw[8], &dev->guid_be, 8);
-    } else {
-        gid->raw[10] = 0xFF;
-        gid->raw[11] = 0xFF;
-        memcpy(&gid->raw[12], &dev->cfg.ip_be, 4);
-    }
+    *gid = dev->gids[index].gid;
     if (roce_v2)
-        *roce_v2 = rxe ? 1 : (index & 1);
+        *roce_v2 = dev->gids[index].roce_v2;
     return 0;
 }
 
@@ -209,7 +273,7 @@ static void fill_gid_entry(const struct sv_device *dev, uint32_t index, struct i
     e->gid_index = index;
     e->port_num = SV_PORT_NUM;
     e->gid_type = v2 ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
-    e->ndev_ifindex = 1;   /* the loopback interface carries every softverbs packet */
+    e->ndev_ifindex = sv_device_ndev_ifindex(dev);   /* the interface the entry's address is on */
 }
 
 int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,
@@ -311,7 +375,8 @@ void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *a)
 void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep, struct ibv_port_attr *a)
 {
     memset(a, 0, sizeof *a);
-    a->state = IBV_PORT_ACTIVE;
+    bool up = sv_device_link_up(dev);
+    a->state = up ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
     a->max_mtu = IBV_MTU_4096;
     a->active_mtu = sv_mtu_from_link(dev->cfg.link_mtu);
     a->gid_tbl_len = SV_GID_TBL_LEN;
@@ -325,7 +390,7 @@ void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep, str
     a->max_vl_num = 1;
     a->active_width = 1;          /* 1X: what rxe reports when it cannot read the link speed */
     a->active_speed = 1;          /* SDR */
-    a->phys_state = 5;            /* LinkUp */
+    a->phys_state = up ? 5 : 3;   /* LinkUp, or Disabled as rxe on a down netdev */
     a->link_layer = IBV_LINK_LAYER_ETHERNET;
     a->flags = IBV_QPF_GRH_REQUIRED;
 }

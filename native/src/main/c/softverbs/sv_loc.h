@@ -4,6 +4,7 @@
 #define SV_LOC_H
 
 #include <infiniband/verbs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -78,10 +79,34 @@ enum sv_gid_layout {
     SV_GID_LAYOUT_RXE,          /* RoCE v2 only: link-local, IPv4-mapped (Soft-RoCE) */
 };
 
+/* ======================================================================================
+ * sv_netdev.c: the network interface a device is bound to (NAME@IFNAME, netdev=IFNAME)
+ * ====================================================================================== */
+#define SV_NETDEV_MAX_ADDRS 8   /* IPv4 and IPv6 addresses of an interface the GID table takes */
+
+struct sv_netdev {
+    char name[IF_NAMESIZE];     /* "" for a device on a bare address */
+    unsigned int ifindex;
+    uint8_t mac[6];             /* the interface's hardware address (all zero for lo) */
+    bool up;                    /* IFF_UP and IFF_RUNNING: the RoCE port follows the link */
+    uint32_t mtu;               /* the interface's MTU, bytes */
+    int n_ipv4, n_ipv6;
+    uint32_t ipv4_be[SV_NETDEV_MAX_ADDRS];      /* [0] is the device's own address */
+    struct in6_addr ipv6[SV_NETDEV_MAX_ADDRS];  /* link-local and global, in the kernel's order */
+};
+
+/* Reads interface ifname as it is now. want_ip_be 0: the device takes the interface's first
+ * IPv4 address; else that address must be the interface's (or, on a loopback interface, inside
+ * one of its prefixes) and becomes ipv4_be[0]. 0, or EINVAL with why naming the problem. */
+int sv_netdev_read(const char *ifname, uint32_t want_ip_be, struct sv_netdev *nd, char *why, size_t whylen);
+bool sv_netdev_valid_name(const char *s);
+
 struct sv_devcfg {
     char name[IBV_SYSFS_NAME_MAX];
     uint32_t ip_be;             /* IPv4, network order */
     uint32_t link_mtu;          /* Ethernet MTU, bytes */
+    bool mtu_given;             /* mtu= was set (else a bound device takes its interface's) */
+    struct sv_netdev netdev;    /* the bound interface; netdev.name "" for a bare address */
     char fw_ver[64];
     uint32_t vendor_id, vendor_part_id, hw_ver;
     uint32_t quirks;            /* enum sv_quirk bits */
@@ -114,6 +139,11 @@ struct sv_device {
     struct sv_devcfg cfg;
     uint8_t mac[6];
     uint64_t guid_be;            /* node GUID: EUI-64 of the MAC, network order */
+    int gid_count;               /* populated entries of gids, from index 0 */
+    struct sv_gid_slot {
+        union ibv_gid gid;
+        bool roce_v2;
+    } gids[2 * (1 + 2 * SV_NETDEV_MAX_ADDRS)];  /* link-local + each address, as v1 and v2 */
     int index;                   /* position in the device list (ibv_get_device_index) */
     atomic_int refcnt;           /* the device list + each open context */
 };
@@ -122,11 +152,19 @@ struct sv_device *sv_device_of(struct ibv_device *ibdev);
 void sv_device_put(struct sv_device *dev);
 void sv_device_get(struct sv_device *dev);
 /* GID table entry of the device's layout (mlx5: 0/1 = link-local RoCE v1/v2, 2/3 = IPv4-mapped
- * v1/v2; rxe: 0 = link-local v2, 1 = IPv4-mapped v2). 0, ENODATA (empty slot, zero GID) or
+ * v1/v2; rxe: 0 = link-local v2, 1 = IPv4-mapped v2; a bound device continues with its
+ * interface's other IPv4 and then IPv6 addresses). 0, ENODATA (empty slot, zero GID) or
  * EINVAL (past the table). */
 int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2);
+/* Fills dev->gids from dev->cfg and dev->guid_be. */
+void sv_device_build_gids(struct sv_device *dev);
 /* Populated entries, from index 0. */
 int sv_device_gid_count(const struct sv_device *dev);
+/* The interface index and name a GID entry belongs to (the bound interface, else lo). */
+unsigned int sv_device_ndev_ifindex(const struct sv_device *dev);
+const char *sv_device_ndev_name(const struct sv_device *dev);
+/* ACTIVE, or DOWN while the bound interface is down (IFF_UP and IFF_RUNNING) */
+bool sv_device_link_up(const struct sv_device *dev);
 /* IPv4 address (network order) of an IPv4-mapped GID; false if the GID is not one. */
 bool sv_gid_to_ipv4(const union ibv_gid *gid, uint32_t *ip_be);
 void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *attr);
