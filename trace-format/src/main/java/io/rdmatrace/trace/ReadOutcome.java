@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * How reading a trace ended. Everything readable before the end was returned in every case.
  *
- * @param status        CLEAN, TRUNCATED or CORRUPT
+ * @param status        CLEAN, RECORDING, TRUNCATED or CORRUPT
  * @param eventsRead    events returned (SESSION and END included)
  * @param detail        one sentence for people
  * @param file          CORRUPT: the queue file holding the bad document (may be null if unknown); else null
@@ -22,7 +22,12 @@ public record ReadOutcome(Status status, long eventsRead, String detail, Path fi
     public enum Status {
         /** the END event was read: the capture closed its trace */
         CLEAN,
-        /** no END event: the capture was killed, crashed or is still running; all complete events were read */
+        /**
+         * no END event yet and a live process holds the folder's writer lock: the trace is still being
+         * written; every complete event so far was read (a document being appended is not one yet)
+         */
+        RECORDING,
+        /** no END event and no live writer: the capture was killed or crashed; all complete events were read */
         TRUNCATED,
         /** a document could not be decoded; the events before it were read */
         CORRUPT

@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * Streams one host's trace in sequence order, starting with its SESSION, and says how it ended
- * ({@link #outcome()}): CLEAN, TRUNCATED or CORRUPT. Opening checks the folder and the SESSION's
+ * ({@link #outcome()}): CLEAN, RECORDING (no END yet, and a live writer holds the folder: see
+ * {@link LiveWriter}), TRUNCATED or CORRUPT. Opening checks the folder and the SESSION's
  * format version, so an unreadable trace fails at {@link #open} with a {@link TraceException}.
  *
  * <p>Not thread-safe. A consumer that is called from changing threads (DuckDB pulls Arrow
@@ -36,6 +37,8 @@ public final class TraceReader implements AutoCloseable {
     private final String damage;
     private boolean sessionReturned;
     private boolean endSeen;
+    /** The source was asked once more after its writer was found gone: what it appended meanwhile is read. */
+    private boolean askedAgain;
     private long eventsRead;
     private long expectedSeq;
     private ReadOutcome outcome;
@@ -166,6 +169,11 @@ public final class TraceReader implements AutoCloseable {
         }
         try {
             int length = source.next();
+            if (length < 0 && !endSeen && !askedAgain && !writerAlive()) {
+                // the writer may have appended (its END too) between our last read and its exit
+                askedAgain = true;
+                length = source.next();
+            }
             if (length < 0) {
                 finishAtEnd();
                 return null;
@@ -248,7 +256,26 @@ public final class TraceReader implements AutoCloseable {
         source.close();
     }
 
+    /** Null until asked; then the live writer's pid (-1: an OFD lock, owner unknown), or NONE. */
+    private Long writer;
+    private static final long NONE = Long.MIN_VALUE;
+
+    private boolean writerAlive() {
+        if (writer == null) {
+            writer = LiveWriter.holder(folder).orElse(NONE);
+        }
+        return writer != NONE;
+    }
+
     private void finishAtEnd() {
+        if (!endSeen && writerAlive()) {
+            // what Chronicle's index lists beyond our last read is what the writer appended since: not hidden
+            outcome = new ReadOutcome(ReadOutcome.Status.RECORDING, eventsRead,
+                    folder + ": still recording: no END yet after " + eventsRead + " events (the writer"
+                            + (writer > 0 ? ", pid " + writer + "," : "") + " holds the folder's lock); every complete event so far was read"
+                            + damageNote(), null, -1);
+            return;
+        }
         String hidden = source.hiddenDocuments();
         if (hidden != null) {
             corrupt(hidden);
@@ -258,7 +285,7 @@ public final class TraceReader implements AutoCloseable {
         } else {
             outcome = new ReadOutcome(ReadOutcome.Status.TRUNCATED, eventsRead,
                     folder + ": no END event after " + eventsRead
-                            + " events: the capture was killed or is still running; all complete events were read"
+                            + " events and no live writer: the capture was killed or crashed; all complete events were read"
                             + damageNote(), null, -1);
         }
     }
