@@ -32,3 +32,7 @@ CREATE MACRO rnr_timer_ms(code) AS
 
 -- Local ACK timeout code -> milliseconds (4.096 us * 2^timeout); NULL for 0 (no retransmit timer).
 CREATE MACRO ack_timeout_ms(t) AS CASE WHEN t BETWEEN 1 AND 31 THEN 0.004096 * (2.0 ** t) END;
+
+-- How long a QP with work outstanding may go without a completion before the stall rule calls it
+-- stalled: 5 s (RDMA completes in microseconds; even RC's retries give up within seconds).
+CREATE MACRO stall_after_ns() AS 5000000000;

@@ -16,7 +16,7 @@
 
 -- _dp_quiet_host: hosts without out-of-band events, whose clock is judged from their traffic.
 CREATE TABLE _dp_quiet_host AS
-SELECT host FROM _host WHERE status IN ('CLEAN', 'REPAIRED', 'TRUNCATED', 'CORRUPT')
+SELECT host FROM _host WHERE status IN ('CLEAN', 'REPAIRED', 'RECORDING', 'TRUNCATED', 'CORRUPT')
 EXCEPT SELECT DISTINCT host FROM _oob;
 
 -- _dp_post: successful posts of quiet hosts, one row per work request, with the call's start.
@@ -177,7 +177,7 @@ SELECT h.host,
        CASE WHEN d.host IS NOT NULL THEN d.method
             WHEN c.host IS NOT NULL THEN 'reference'
             ELSE 'none' END AS method
-FROM (SELECT DISTINCT host FROM _host WHERE status IN ('CLEAN', 'REPAIRED', 'TRUNCATED', 'CORRUPT')) h
+FROM (SELECT DISTINCT host FROM _host WHERE status IN ('CLEAN', 'REPAIRED', 'RECORDING', 'TRUNCATED', 'CORRUPT')) h
 LEFT JOIN direct d ON d.host = h.host AND d.pick = 1
 LEFT JOIN (SELECT DISTINCT host, root, offset_ns, uncertainty_ns FROM chain) c ON c.host = h.host;
 

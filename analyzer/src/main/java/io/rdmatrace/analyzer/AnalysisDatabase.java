@@ -246,6 +246,17 @@ public final class AnalysisDatabase implements AutoCloseable {
         return load;
     }
 
+    /**
+     * Loads events already in memory as one host whose trace is still being written (RECORDING),
+     * read at wall time {@code readWallNanos}: a test's look at a live program.
+     */
+    public HostLoad loadLiveEvents(String host, List<TraceEvent> events, long readWallNanos) throws SQLException {
+        requireLoading();
+        HostLoad load = loader.loadLiveEvents(host, events, readWallNanos);
+        this.events += load.events();
+        return load;
+    }
+
     /** Computes the views and derived tables; call once, after the last load. */
     public void finishLoading() throws SQLException {
         finishLoading(null);

@@ -62,7 +62,7 @@ class BrokenInputTest {
     @Test
     void parentWithBrokenHosts_eachIsNamed_andTheRestIsAnalysed(@TempDir Path parent) throws Exception {
         SyntheticTrace.write(SyntheticTrace.Spec.of(parent, 1, 12));
-        TraceWriter running = TraceWriter.create(parent, session("host-c")); // never closed before analysis: no END
+        TraceWriter running = TraceWriter.create(parent, session("host-c")); // still open at analysis: a live trace, no END
         try {
             marks(running, 3);
             try (TraceWriter w = TraceWriter.create(parent, session("host-d"))) {
@@ -86,7 +86,7 @@ class BrokenInputTest {
             Map<String, String> status = result.load().hosts().stream()
                     .collect(Collectors.toMap(h -> h.folder().substring(parent.toString().length() + 1), HostLoad::status));
             assertThat(status).containsExactlyInAnyOrderEntriesOf(Map.of("host-a", "CLEAN", "host-b", "CLEAN",
-                    "host-c", "TRUNCATED", "host-d", "CORRUPT", "host-e", "UNSUPPORTED_VERSION", "notes", "IGNORED"));
+                    "host-c", "RECORDING", "host-d", "CORRUPT", "host-e", "UNSUPPORTED_VERSION", "notes", "IGNORED"));
             HostLoad corrupt = host(result, "host-d");
             assertThat(corrupt.events()).isEqualTo(11); // SESSION + MARKER-0000..0009
             assertThat(corrupt.detail()).contains(queueFile(parent.resolve("host-d")).getFileName().toString())
@@ -98,8 +98,8 @@ class BrokenInputTest {
             List<String> findings = result.findings().stream()
                     .filter(f -> f.ruleId().startsWith("trace-"))
                     .map(f -> f.ruleId() + " " + f.host() + " " + f.evidence()).collect(Collectors.toList());
-            assertThat(findings).containsExactly("trace-unreadable host-e []", "trace-truncated host-c [host-c#3]",
-                    "trace-truncated host-d [host-d#10]");
+            assertThat(findings).containsExactly("trace-unreadable host-e []", "trace-truncated host-d [host-d#10]",
+                    "trace-recording host-c [host-c#3]");
             // the good pair is still analysed: its connection is there
             assertThat(result.connections()).hasSize(1);
             assertThat(result.connections().get(0).hostA()).isEqualTo("host-a");

@@ -114,6 +114,34 @@ class RecordEndingTest {
         }
     }
 
+    @Test
+    void aRunningRecording_isAnalyzedAsStillRecording_inEveryOutput(@TempDir Path work) throws Exception {
+        Path out = work.resolve("trace");
+        try (Hung hung = Hung.start(work, out)) {
+            assertThat(readWhileRunning(out.resolve("a"))).as(hung.jvm.describe()).isTrue();
+            for (String format : List.of("text", "json", "markdown", "junit")) {
+                StringWriter text = new StringWriter();
+                int code = Main.execute(new PrintWriter(text), new PrintWriter(new StringWriter()), "analyze", "--format", format,
+                        out.toString());
+                // a server waiting for its client: nothing wrong yet, and a live trace alone fails nothing
+                assertThat(code).as(format + ":\n" + text).isZero();
+                assertThat(text.toString()).as(format).contains("still recording").contains("trace-recording")
+                        .doesNotContain("TRUNCATED", "trace truncated", "\"integrity\":\"truncated\"");
+            }
+            StringWriter text = new StringWriter();
+            Main.execute(new PrintWriter(text), new PrintWriter(new StringWriter()), "analyze", out.toString());
+            assertThat(text.toString()).containsPattern("a +trace still recording +\\d+ events  verdict: ok");
+            Path html = work.resolve("t.html");
+            assertThat(Main.execute(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), "timeline", "-o",
+                    html.toString(), out.toString())).isZero();
+            assertThat(Files.readString(html)).contains("\"integrity\":\"still recording\"").contains("trace-recording");
+            StringWriter show = new StringWriter();
+            assertThat(Main.execute(new PrintWriter(show), new PrintWriter(new StringWriter()), "show", out.toString(), "a#1"))
+                    .isZero();
+            assertThat(show.toString()).contains("a#1 CALL");
+        }
+    }
+
     /** A recorded ibv_rc_pingpong server waiting for a client that never comes; SIGINT not ignored. */
     private record Hung(RecordJvm jvm, ProcessHandle program) implements AutoCloseable {
         static Hung start(Path work, Path out) throws Exception {
@@ -145,7 +173,8 @@ class RecordEndingTest {
                 try {
                     TraceReader.Result r = TraceReader.readAll(folder);
                     if (verbs(r.events()).containsAll(SET_UP)) {
-                        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.TRUNCATED);
+                        // record holds the writer lock: a live trace, not a damaged one
+                        assertThat(r.outcome().status()).isEqualTo(ReadOutcome.Status.RECORDING);
                         return true;
                     }
                 } catch (TraceException e) {

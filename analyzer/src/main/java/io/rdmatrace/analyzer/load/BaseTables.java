@@ -29,7 +29,10 @@ final class BaseTables {
             new Column("detail", SqlType.VARCHAR),
             new Column("format_version", SqlType.VARCHAR),
             new Column("events", SqlType.BIGINT),
-            new Column("last_seq", SqlType.BIGINT)));
+            new Column("last_seq", SqlType.BIGINT),
+            // wall time of the last event read, and of the reading itself (a live trace's "now")
+            new Column("last_wall_ns", SqlType.BIGINT),
+            new Column("read_wall_ns", SqlType.BIGINT)));
 
     static final Table SESSION = new Table("_session", withHeader(List.of(
             new Column("pid", SqlType.BIGINT),

@@ -294,17 +294,33 @@ public final class TraceLoader {
      * in {@code cold}.
      */
     private record HostPass(OpenHost open, ColdRows cold, long events, String status, String detail,
-            String formatVersion, long startNanos) {
+            String formatVersion, long startNanos, Times times) {
+    }
+
+    /**
+     * When a host's trace was read: its last event's wall time and the wall clock when reading
+     * ended (the "now" of a trace still being written: rules measure how long a QP has waited with it).
+     */
+    private record Times(Long lastWallNanos, long readWallNanos) {
+        static Times readNow(TraceEvent last) {
+            java.time.Instant now = java.time.Instant.now();
+            return new Times(last == null ? null : last.header().wallNanos(), now.getEpochSecond() * 1_000_000_000L + now.getNano());
+        }
     }
 
     /** Reads every event of one host, appending its data-path rows through {@code target}. */
     private HostPass pass(OpenHost open, DuckDBConnection target) throws SQLException {
         long start = System.nanoTime();
         TraceReader reader = open.reader();
+        TraceEvent[] last = {null};
         EventCursor cursor = new EventCursor() {
             @Override
             public TraceEvent next() {
-                return reader.next();
+                TraceEvent e = reader.next();
+                if (e != null) {
+                    last[0] = e;
+                }
+                return e;
             }
 
             @Override
@@ -317,13 +333,14 @@ public final class TraceLoader {
         try (BufferAllocator own = allocator.newChildAllocator(open.host(), 0, Long.MAX_VALUE)) {
             events = loadDatapath(open.host(), cursor, cold, new ArrowIngest(target, own), own, open.target(), target);
         }
+        Times times = Times.readNow(last[0]);
         ReadOutcome outcome = reader.outcome();
         String detail = outcome == null ? open.folder() + ": read " + events + " events" : outcome.detail();
         String status = outcome == null ? "TRUNCATED" : outcome.status().name();
         if (status.equals("CLEAN") && reader.damage() != null) {
             status = "REPAIRED"; // every event is there, but the files needed repair to be read
         }
-        return new HostPass(open, cold, events, status, detail, reader.session().formatVersion().toString(), start);
+        return new HostPass(open, cold, events, status, detail, reader.session().formatVersion().toString(), start, times);
     }
 
     /**
@@ -340,7 +357,7 @@ public final class TraceLoader {
             OpenHost open = pass.open();
             HostLoad load = new HostLoad(open.folder().toString(), open.host(), pass.status(), pass.detail(), pass.events(),
                     System.nanoTime() - pass.startNanos());
-            recordHost(target, load, pass.formatVersion());
+            recordHost(target, load, pass.formatVersion(), pass.times());
             loads.add(load);
         }
         return loads;
@@ -365,15 +382,28 @@ public final class TraceLoader {
      * ended cleanly if the last event is an END, else as TRUNCATED.
      */
     public HostLoad loadEvents(String host, List<TraceEvent> events) throws SQLException {
+        boolean clean = !events.isEmpty() && events.get(events.size() - 1) instanceof EndEvent;
+        return loadEvents(host, events, clean ? "CLEAN" : "TRUNCATED", Times.readNow(events.isEmpty() ? null : events.get(events.size() - 1)));
+    }
+
+    /**
+     * Loads in-memory events as one host whose trace is still being written (status RECORDING), read
+     * at wall time {@code readWallNanos}: how a test puts a live host's "now" where it wants it.
+     */
+    public HostLoad loadLiveEvents(String host, List<TraceEvent> events, long readWallNanos) throws SQLException {
+        return loadEvents(host, events, "RECORDING",
+                new Times(events.isEmpty() ? null : events.get(events.size() - 1).header().wallNanos(), readWallNanos));
+    }
+
+    private HostLoad loadEvents(String host, List<TraceEvent> events, String status, Times times) throws SQLException {
         long start = System.nanoTime();
         DuckDBConnection connection = database.connection();
         Iterator<TraceEvent> it = events.iterator();
         long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator,
                 database.datapath().forHost(host), connection);
-        boolean clean = !events.isEmpty() && events.get(events.size() - 1) instanceof EndEvent;
-        HostLoad load = new HostLoad(host, host, clean ? "CLEAN" : "TRUNCATED",
-                host + ": " + loaded + " events from memory", loaded, System.nanoTime() - start);
-        recordHost(connection, load, FormatVersion.CURRENT.toString());
+        HostLoad load = new HostLoad(host, host, status, host + ": " + loaded + " events from memory", loaded,
+                System.nanoTime() - start);
+        recordHost(connection, load, FormatVersion.CURRENT.toString(), times);
         return load;
     }
 
@@ -429,7 +459,7 @@ public final class TraceLoader {
 
     private HostLoad refused(Path folder, String status, String detail) throws SQLException {
         HostLoad load = new HostLoad(folder.toString(), folder.getFileName().toString(), status, detail, 0, 0);
-        recordHost(database.connection(), load, null);
+        recordHost(database.connection(), load, null, null);
         return load;
     }
 
@@ -443,9 +473,9 @@ public final class TraceLoader {
         return unique;
     }
 
-    private static void recordHost(DuckDBConnection target, HostLoad load, String formatVersion) throws SQLException {
-        try (PreparedStatement insert = target.prepareStatement(
-                "INSERT INTO _host (host, folder, status, detail, format_version, events, last_seq) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+    private static void recordHost(DuckDBConnection target, HostLoad load, String formatVersion, Times times) throws SQLException {
+        try (PreparedStatement insert = target.prepareStatement("INSERT INTO _host (host, folder, status, detail, format_version, "
+                + "events, last_seq, last_wall_ns, read_wall_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setString(1, load.host());
             insert.setString(2, load.folder());
             insert.setString(3, load.status());
@@ -453,7 +483,17 @@ public final class TraceLoader {
             insert.setString(5, formatVersion);
             insert.setLong(6, load.events());
             insert.setLong(7, load.events() - 1);
+            setLong(insert, 8, times == null ? null : times.lastWallNanos());
+            setLong(insert, 9, times == null ? null : times.readWallNanos());
             insert.executeUpdate();
+        }
+    }
+
+    private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, java.sql.Types.BIGINT);
+        } else {
+            statement.setLong(index, value);
         }
     }
 

@@ -55,15 +55,9 @@ final class Lookup {
         return String.join(" > ", states);
     }
 
-    /** The trace file's integrity, apart from any verdict: complete, truncated, corrupt or unreadable. */
+    /** The trace file's integrity, apart from any verdict: complete, still recording, truncated, corrupt or unreadable. */
     static String integrity(HostLoad host) {
-        return switch (host.status()) {
-            case "CLEAN" -> "complete";
-            case "REPAIRED" -> "repaired";
-            case "TRUNCATED" -> "truncated";
-            case "CORRUPT" -> "corrupt";
-            default -> "unreadable (" + host.status() + ")";
-        };
+        return host.integrity();
     }
 
     /** The host's verdict from the findings about it: FAILED, WARNINGS or ok (expected findings aside). */

@@ -107,7 +107,8 @@ public final class PerfettoWriter {
         meta(j, "process_name", 0, null, "findings");
         for (Host h : t.hosts()) {
             int pid = h.index() + 1;
-            meta(j, "process_name", pid, null, h.id() + (h.role() != null ? " (" + h.role() + ")" : ""));
+            meta(j, "process_name", pid, null, h.id() + (h.role() != null ? " (" + h.role() + ")" : "")
+                    + (h.integrity() != null ? " [trace " + h.integrity() + "]" : ""));
             meta(j, "process_sort_index", pid, null, pid);
             meta(j, "thread_name", pid, 1, "out-of-band");
         }

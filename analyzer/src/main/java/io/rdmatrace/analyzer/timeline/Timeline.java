@@ -43,9 +43,15 @@ public record Timeline(String title, long t0WallNs, long spanNs, List<Host> host
      * @param uncertaintyNs the bound on that estimate's error
      * @param method        {@code oob-ntp}, {@code reference} or {@code none}, as host_clock_offset says
      * @param device        device name and firmware, for the lane label
+     * @param integrity     the trace's integrity when not complete ("still recording", "truncated"), else null
      */
     public record Host(int index, String id, String role, String referenceHost, long offsetNs, long uncertaintyNs,
-                       long samples, String method, String device) {
+                       long samples, String method, String device, String integrity) {
+        /** A host whose trace is complete. */
+        public Host(int index, String id, String role, String referenceHost, long offsetNs, long uncertaintyNs,
+                    long samples, String method, String device) {
+            this(index, id, role, referenceHost, offsetNs, uncertaintyNs, samples, method, device, null);
+        }
     }
 
     /** What a lane holds: the host's own calls and messages, or one QP's life. */

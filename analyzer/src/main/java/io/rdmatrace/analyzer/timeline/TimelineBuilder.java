@@ -181,10 +181,11 @@ public final class TimelineBuilder {
         String fw = s.device().text(Attr.FW_VER);
         String device = (name == null ? "" : name) + (fw == null || fw.isEmpty() ? "" : " fw " + fw);
         if (offset == null) {
-            return new Timeline.Host(index, trace.host(), trace.role(), trace.host(), 0, 0, 0, "none", device.strip());
+            return new Timeline.Host(index, trace.host(), trace.role(), trace.host(), 0, 0, 0, "none", device.strip(),
+                    trace.integrity());
         }
         return new Timeline.Host(index, trace.host(), trace.role(), offset.referenceHost(), offset.offsetNs(),
-                offset.uncertaintyNs(), offset.samples(), offset.method(), device.strip());
+                offset.uncertaintyNs(), offset.samples(), offset.method(), device.strip(), trace.integrity());
     }
 
     private static List<FindingMark> findings(List<Finding> findings, Map<String, Integer> hostIndex) {

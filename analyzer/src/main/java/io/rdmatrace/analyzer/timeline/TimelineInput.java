@@ -51,12 +51,18 @@ public record TimelineInput(String title, List<HostTrace> hosts, Map<String, Clo
      * @param host   the host id the analyzer uses for it (its SESSION host id, made unique)
      * @param role   listen / connect, or null
      * @param events every event, SESSION first
+     * @param integrity the trace's integrity for people ("still recording", "truncated"), null when complete
      */
-    public record HostTrace(String host, String role, SessionEvent session, List<TraceEvent> events) {
+    public record HostTrace(String host, String role, SessionEvent session, List<TraceEvent> events, String integrity) {
         public HostTrace {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(session, "session");
             events = List.copyOf(events);
+        }
+
+        /** A complete trace. */
+        public HostTrace(String host, String role, SessionEvent session, List<TraceEvent> events) {
+            this(host, role, session, events, null);
         }
     }
 

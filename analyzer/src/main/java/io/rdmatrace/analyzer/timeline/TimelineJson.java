@@ -29,7 +29,11 @@ final class TimelineJson {
             j.beginObject().member("index", h.index()).member("id", h.id()).member("role", h.role())
                     .member("reference", h.referenceHost()).member("offsetNs", h.offsetNs())
                     .member("uncertaintyNs", h.uncertaintyNs()).member("samples", h.samples())
-                    .member("method", h.method()).member("device", h.device()).endObject();
+                    .member("method", h.method()).member("device", h.device());
+            if (h.integrity() != null) { // only when not complete: a complete trace's page keeps its bytes
+                j.member("integrity", h.integrity());
+            }
+            j.endObject();
         }
         j.endArray();
         j.name("lanes").beginArray();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.Finding;
+import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.PackedTraces;
 import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
 import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
@@ -39,10 +40,12 @@ public final class TimelineSource {
         Map<String, ClockOffset> offsets = new HashMap<>();
         List<OobPair> pairs = new ArrayList<>();
         try (Statement s = db.createStatement()) {
-            try (ResultSet rs = s.executeQuery("SELECT host, folder, role FROM hosts WHERE readable ORDER BY host")) {
+            try (ResultSet rs = s.executeQuery("SELECT host, folder, role, status FROM hosts WHERE readable ORDER BY host")) {
                 while (rs.next()) {
                     TraceReader.Result trace = readHost(Path.of(rs.getString("folder")));
-                    hosts.add(new HostTrace(rs.getString("host"), rs.getString("role"), trace.session(), trace.events()));
+                    String status = rs.getString("status");
+                    hosts.add(new HostTrace(rs.getString("host"), rs.getString("role"), trace.session(), trace.events(),
+                            status.equals("CLEAN") ? null : HostLoad.integrity(status)));
                 }
             }
             try (ResultSet rs = s.executeQuery("SELECT host, reference_host, offset_ns, uncertainty_ns, samples, method"

@@ -148,7 +148,8 @@
       var host = data.hosts[l.host];
       if (l.kind === 'host') {
         el('text', { 'class': 'lane-label host', x: 8, y: y + 20 }, g, l.label + (host.role ? ' (' + host.role + ')' : ''));
-        el('text', { 'class': 'lane-sub', x: 8, y: y + 36 }, g, host.device || 'verbs calls, messages, steps');
+        el('text', { 'class': 'lane-sub', x: 8, y: y + 36 }, g, (host.device || 'verbs calls, messages, steps')
+          + (host.integrity ? ' · trace ' + host.integrity : ''));
       } else if (l.qpNum === null && l.count > 1) {
         el('text', { 'class': 'lane-label qp', x: 20, y: y + 24 }, g, l.label);
         tooltip(g, l.members);
@@ -305,6 +306,7 @@
       var s = html('span', 'host', hosts);
       html('b', null, s, h.id);
       if (h.device) { s.appendChild(document.createTextNode(' ' + h.device)); }
+      if (h.integrity) { html('span', 'integrity', s, ' trace ' + h.integrity); }
       var clock = h.method === 'oob-ntp'
         ? ' clock ' + (h.offsetNs >= 0 ? '+' : '−') + duration(Math.abs(h.offsetNs)) + ' ± ' + duration(h.uncertaintyNs)
           + ' vs ' + h.reference + ' (' + h.samples + ' OOB messages)'

@@ -37,7 +37,8 @@ class BuiltinRulesTest {
             assertThat(file.getValue()).as(file.getKey()).containsPattern("(?m)^-- role: (cause|consequence|aftermath)$");
         }
         assertThat(RuleCatalog.builtin().rules()).filteredOn(r -> r.role() == io.rdmatrace.analyzer.Role.CONSEQUENCE)
-                .extracting(Rule::id).containsExactlyInAnyOrder("completion-error", "post-after-error", "program-failed", "step-failed", "verb-failed");
+                .extracting(Rule::id).containsExactlyInAnyOrder("completion-error", "post-after-error", "program-failed", "stall", "step-failed",
+                        "verb-failed");
     }
 
     @Test
