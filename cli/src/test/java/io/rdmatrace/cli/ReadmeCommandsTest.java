@@ -42,6 +42,7 @@ class ReadmeCommandsTest {
         RUN_BY.put("rdmatrace record", "cli/src/test/java/io/rdmatrace/cli/RecordedProgramAnalysisTest.java");
         RUN_BY.put("rdmatrace analyze trace/", "cli/src/test/java/io/rdmatrace/cli/RecordedProgramAnalysisTest.java");
         RUN_BY.put("rdmatrace diff", "cli/src/test/java/io/rdmatrace/cli/DiffExportCommandTest.java");
+        RUN_BY.put("rdmatrace export --format parquet", "cli/src/test/java/io/rdmatrace/cli/ExportParquetCommandTest.java");
         RUN_BY.put("rdmatrace export", "cli/src/test/java/io/rdmatrace/cli/DiffExportCommandTest.java");
         RUN_BY.put("rdmatrace analyze bug.zip", "cli/src/test/java/io/rdmatrace/cli/DiffExportCommandTest.java");
         RUN_BY.put("rdmatrace replay", "cli/src/test/java/io/rdmatrace/cli/ReplayCommandTest.java");
