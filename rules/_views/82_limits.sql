@@ -17,8 +17,18 @@ SELECT * FROM (VALUES
     ('ibv_modify_qp', 'timeout', '5-bit field', 31)
 ) t(verb, field, limit_name, fixed_limit);
 
--- _device_limits: per host, each limit of _limit_table with the device's value. ibv_device_attr
--- has no inline limit: it is the provider's, known here for softverbs (512, as rxe; SOFTVERBS.md).
+-- _softverbs_inline: ibv_device_attr has no inline limit; it is the provider's, known here for
+-- softverbs: a device with one of its profiles (told by the identity and limits the profile
+-- reports) has the profile's, any other softverbs device rxe's 512 (SOFTVERBS.md, Device
+-- profiles). The rows follow sv_profile.c; SoftverbsProfileLimitsTest checks they agree.
+CREATE TABLE _softverbs_inline AS
+SELECT * FROM (VALUES
+    ('mlx5', 713, 4123, 32768, 30, 912),
+    ('irdma', 32902, 5522, 8127, 6, 101),
+    ('bnxt_re', 5348, 5984, 4351, 13, 480)
+) t(profile, vendor_id, vendor_part_id, max_qp_wr, max_sge, max_inline);
+
+-- _device_limits: per host, each limit of _limit_table with the device's value.
 CREATE TABLE _device_limits AS
 WITH d AS (
     SELECT d.host, any_value(d.seq) AS seq, any_value(d.dev_name) AS dev_name, any_value(d.vendor_id) AS vendor_id,
@@ -26,15 +36,20 @@ WITH d AS (
            any_value(d.max_qp_wr)::BIGINT AS max_qp_wr, any_value(d.max_sge)::BIGINT AS max_sge,
            any_value(d.max_cqe)::BIGINT AS max_cqe, any_value(d.max_qp_rd_atom)::BIGINT AS max_qp_rd_atom,
            any_value(d.max_qp_init_rd_atom)::BIGINT AS max_qp_init_rd_atom,
-           CASE WHEN any_value(s.verbs_lib) LIKE '%softverbs%' THEN 512 END::BIGINT AS max_inline_data
+           CASE WHEN any_value(s.verbs_lib) LIKE '%softverbs%'
+                THEN coalesce(any_value(p.max_inline), 512) END::BIGINT AS max_inline_data,
+           any_value(p.profile) AS profile
     FROM _device d LEFT JOIN _session s ON s.host = d.host
+    LEFT JOIN _softverbs_inline p ON p.vendor_id = d.vendor_id AND p.vendor_part_id = d.vendor_part_id
+         AND p.max_qp_wr = d.max_qp_wr AND p.max_sge = d.max_sge
     GROUP BY d.host),
 u AS (UNPIVOT d ON max_qp_wr, max_sge, max_cqe, max_qp_rd_atom, max_qp_init_rd_atom, max_inline_data
       INTO NAME limit_name VALUE limit_value)
 SELECT host, seq, limit_name, limit_value,
        coalesce(dev_name, 'the device')
            || coalesce(', vendor 0x' || lpad(lower(hex(vendor_id)), 6, '0') || ' part ' || coalesce(vendor_part_id, 0), '')
-           || CASE WHEN limit_name = 'max_inline_data' THEN ', softverbs' ELSE '' END AS device
+           || CASE WHEN limit_name = 'max_inline_data'
+                   THEN ', softverbs' || coalesce(' profile ' || profile, '') ELSE '' END AS device
 FROM u;
 
 -- _limit_check: every value a failed create/modify requested, against its limit (exceeded

@@ -3,10 +3,11 @@
  *
  *   SOFTVERBS_DEVICES = DEVICE[,DEVICE...]
  *   DEVICE            = NAME@IPV4[:KEY=VALUE...] | NAME@IFNAME[:KEY=VALUE...]
- *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | gid | quirk | netdev
+ *   KEY               = mtu | fw | vendor_id | vendor_part | hw_ver | gid | quirk | netdev | profile
  *
  * NAME@IFNAME (or NAME@IPV4:netdev=IFNAME) binds the device to a network interface: its
- * address, MTU, MAC and GID table come from the interface (sv_netdev.c).
+ * address, MTU, MAC and GID table come from the interface (sv_netdev.c). profile=NAME
+ * (sv_profile.c) is applied before the other keys, so they override its identity.
  *
  * The config is re-read at every ibv_get_device_list; a malformed one is refused as a whole
  * with a message naming the bad part. */
@@ -75,6 +76,7 @@ static void cfg_defaults(struct sv_devcfg *d)
     d->link_mtu = 1500;
     snprintf(d->fw_ver, sizeof d->fw_ver, "0.0.0");   /* what rxe reports */
     d->vendor_id = 0xFFFFFF;                            /* current rxe: IBTA "no OUI" */
+    sv_profile_default_limits(&d->lim);
 }
 
 static bool parse_u32(const char *s, uint32_t max, uint32_t *out)
@@ -192,9 +194,15 @@ static int parse_option(struct sv_devcfg *d, char *opt, char *why, size_t whylen
         }
     } else if (!strcmp(k, "quirk")) {
         return parse_quirk(d, v, why, whylen);
+    } else if (!strcmp(k, "profile")) {
+        if (d->profile[0]) {
+            snprintf(why, whylen, "profile given twice");
+            return EINVAL;
+        }
+        return sv_profile_apply(d, v, why, whylen);
     } else {
         snprintf(why, whylen, "unknown option '%s' (known: mtu, fw, vendor_id, vendor_part, "
-                 "hw_ver, gid, quirk, netdev)", k);
+                 "hw_ver, gid, quirk, netdev, profile)", k);
         return EINVAL;
     }
     return 0;
@@ -268,14 +276,29 @@ static int parse_device(struct sv_devcfg *d, char *item, char *why, size_t whyle
         return EINVAL;
     }
 
+    /* profile= first (it sets identity and limits), then the rest in order */
+    char *opt[32];
+    bool first[32];
+    int n = 0;
     while (opts) {
-        char *next = strchr(opts, ':');
-        if (next)
-            *next++ = '\0';
-        int rc = parse_option(d, opts, why, whylen);
-        if (rc)
-            return rc;
-        opts = next;
+        if (n == (int)SV_ARRAY_SIZE(opt)) {
+            snprintf(why, whylen, "more than %d options", n);
+            return EINVAL;
+        }
+        first[n] = strncmp(opts, "profile=", 8) == 0;
+        opt[n++] = opts;
+        opts = strchr(opts, ':');
+        if (opts)
+            *opts++ = '\0';
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            if (first[i] != (pass == 0))
+                continue;
+            int rc = parse_option(d, opt[i], why, whylen);
+            if (rc)
+                return rc;
+        }
     }
     return d->netdev.name[0] ? bind_netdev(d, why, whylen) : 0;
 }

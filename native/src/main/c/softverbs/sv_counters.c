@@ -62,7 +62,7 @@ static int port_file(const struct sv_device *dev, const char *f, char *buf, size
         return put(buf, size, "Ethernet");
     if (!strcmp(f, "pkeys/0"))
         return put(buf, size, "0x%04x", SV_DEFAULT_PKEY);
-    if (sscanf(f, "gids/%u", &index) == 1 && index < SV_GID_TBL_LEN) {
+    if (sscanf(f, "gids/%u", &index) == 1 && index < dev->cfg.lim.gid_tbl_len) {
         union ibv_gid gid;
         sv_device_gid(dev, (int)index, &gid, NULL);
         const uint8_t *r = gid.raw;

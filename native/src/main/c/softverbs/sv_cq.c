@@ -146,7 +146,7 @@ struct sv_cq *sv_cq_create(struct sv_context *ctx, int cqe, void *cq_context,
                            struct ibv_comp_channel *channel, int comp_vector)
 {
     struct ibv_context *context = &ctx->vctx.context;
-    if (cqe <= 0 || cqe > SV_MAX_CQE || comp_vector < 0 ||
+    if (cqe <= 0 || (uint32_t)cqe > ctx->dev->cfg.lim.max_cqe || comp_vector < 0 ||
         comp_vector >= context->num_comp_vectors || (channel && channel->context != context)) {
         errno = EINVAL;
         return NULL;
@@ -225,7 +225,7 @@ int ibv_destroy_cq(struct ibv_cq *ibcq)
 int ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 {
     struct sv_context *ctx = ibcq ? sv_ctx_checked(ibcq->context) : NULL;
-    if (!ctx || cqe <= 0 || cqe > SV_MAX_CQE)
+    if (!ctx || cqe <= 0 || (uint32_t)cqe > ctx->dev->cfg.lim.max_cqe)
         return EINVAL;
     struct sv_cq *cq = sv_cq(ibcq);
     uint32_t slots = cq_slots(ctx, cqe);

@@ -109,7 +109,7 @@ struct ibv_cq_ex *sv_create_cq_ex(struct ibv_context *context, struct ibv_cq_ini
         errno = EOPNOTSUPP;
         return NULL;
     }
-    if (attr->cqe > (uint32_t)SV_MAX_CQE) {
+    if (attr->cqe > ctx->dev->cfg.lim.max_cqe) {
         errno = EINVAL;
         return NULL;
     }

@@ -151,7 +151,8 @@ static void add_gid(struct sv_device *dev, const union ibv_gid *gid)
 {
     bool rxe = dev->cfg.gid_layout == SV_GID_LAYOUT_RXE;
     for (int v2 = rxe ? 1 : 0; v2 <= 1; v2++) {
-        if (dev->gid_count == (int)SV_ARRAY_SIZE(dev->gids))
+        if (dev->gid_count == (int)SV_ARRAY_SIZE(dev->gids) ||
+            (uint32_t)dev->gid_count >= dev->cfg.lim.gid_tbl_len)   /* a profile's smaller table */
             return;
         dev->gids[dev->gid_count].gid = *gid;
         dev->gids[dev->gid_count].roce_v2 = v2;
@@ -208,7 +209,7 @@ bool sv_device_link_up(const struct sv_device *dev)
 
 int sv_device_gid(const struct sv_device *dev, int index, union ibv_gid *gid, int *roce_v2)
 {
-    if (index < 0 || index >= SV_GID_TBL_LEN)
+    if (index < 0 || (uint32_t)index >= dev->cfg.lim.gid_tbl_len)
         return EINVAL;
     memset(gid, 0, sizeof *gid);
     if (index >= dev->gid_count)
@@ -251,7 +252,7 @@ int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned i
                        enum sv_gid_type_sysfs *type)
 {
     struct sv_context *ctx = sv_ctx_checked(context);
-    if (!ctx || !type || port_num != SV_PORT_NUM || index >= SV_GID_TBL_LEN) {
+    if (!ctx || !type || port_num != SV_PORT_NUM || index >= ctx->dev->cfg.lim.gid_tbl_len) {
         errno = EINVAL;
         return -1;
     }
@@ -284,7 +285,7 @@ int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t g
         return EINVAL;
     if (flags)
         return EOPNOTSUPP;
-    if (port_num != SV_PORT_NUM || gid_index >= SV_GID_TBL_LEN)
+    if (port_num != SV_PORT_NUM || gid_index >= ctx->dev->cfg.lim.gid_tbl_len)
         return EINVAL;
     if (gid_index >= (uint32_t)sv_device_gid_count(ctx->dev))
         return ENODATA;
@@ -348,20 +349,20 @@ void sv_device_attr(const struct sv_device *dev, struct ibv_device_attr *a)
     a->vendor_part_id = dev->cfg.vendor_part_id;
     a->hw_ver = dev->cfg.hw_ver;
     a->max_qp = SV_MAX_QP;
-    a->max_qp_wr = (int)SV_MAX_QP_WR;
+    a->max_qp_wr = (int)dev->cfg.lim.max_qp_wr;
     a->device_cap_flags = IBV_DEVICE_BAD_PKEY_CNTR | IBV_DEVICE_BAD_QKEY_CNTR |
                           IBV_DEVICE_SYS_IMAGE_GUID | IBV_DEVICE_RC_RNR_NAK_GEN |
                           IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;   /* sv_mw.c, as rxe */
-    a->max_sge = SV_MAX_SGE;
-    a->max_sge_rd = SV_MAX_SGE;
+    a->max_sge = (int)dev->cfg.lim.max_sge;
+    a->max_sge_rd = (int)dev->cfg.lim.max_sge;
     a->max_cq = SV_MAX_CQ;
-    a->max_cqe = SV_MAX_CQE;
+    a->max_cqe = (int)dev->cfg.lim.max_cqe;
     a->max_mr = SV_MAX_MR;
     a->max_pd = SV_MAX_PD;
     a->max_mw = SV_MAX_MW;
-    a->max_qp_rd_atom = SV_MAX_RD_ATOM;
-    a->max_res_rd_atom = SV_MAX_RES_RD_ATOM;
-    a->max_qp_init_rd_atom = SV_MAX_RD_ATOM;
+    a->max_qp_rd_atom = (int)dev->cfg.lim.max_qp_rd_atom;
+    a->max_res_rd_atom = (int)dev->cfg.lim.max_res_rd_atom;
+    a->max_qp_init_rd_atom = (int)dev->cfg.lim.max_qp_init_rd_atom;
     a->atomic_cap = IBV_ATOMIC_HCA;
     a->max_ah = SV_MAX_AH;
     a->max_srq = SV_MAX_SRQ;
@@ -379,7 +380,7 @@ void sv_port_attr(const struct sv_device *dev, const struct sv_endpoint *ep, str
     a->state = up ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
     a->max_mtu = IBV_MTU_4096;
     a->active_mtu = sv_mtu_from_link(dev->cfg.link_mtu);
-    a->gid_tbl_len = SV_GID_TBL_LEN;
+    a->gid_tbl_len = (int)dev->cfg.lim.gid_tbl_len;
     a->port_cap_flags = IBV_PORT_CM_SUP;
     a->max_msg_sz = SV_MAX_MSG_SZ;
     if (ep) {

@@ -37,7 +37,9 @@ static inline uint32_t sv_roundup_pow2(uint32_t v)
     return p;
 }
 
-/* Device limits, like current Soft-RoCE (rdma-facts §3.1). */
+/* Device limits, like current Soft-RoCE (rdma-facts §3.1). The ones a profile changes
+ * (struct sv_limits) are read from dev->cfg.lim; these are rxe's values and softverbs'
+ * allocation ceilings (no profile goes above them, test_sv_profile checks). */
 #define SV_MAX_QP_WR        (1u << 20)
 #define SV_MAX_SGE          32
 #define SV_MAX_INLINE       512
@@ -101,6 +103,27 @@ struct sv_netdev {
 int sv_netdev_read(const char *ifname, uint32_t want_ip_be, struct sv_netdev *nd, char *why, size_t whylen);
 bool sv_netdev_valid_name(const char *s);
 
+/* ======================================================================================
+ * sv_profile.c: device profiles (key profile=NAME), the published limits of common NICs
+ * ====================================================================================== */
+/* The limits a create or modify is checked against; a profile's or, by default, rxe's. */
+struct sv_limits {
+    uint32_t max_qp_wr, max_sge, max_inline, max_cqe;
+    uint32_t max_qp_rd_atom;       /* responder depth per QP (max_dest_rd_atomic) */
+    uint32_t max_qp_init_rd_atom;  /* initiator depth per QP (max_rd_atomic) */
+    uint32_t max_res_rd_atom;      /* device-wide responder resources, as reported */
+    uint32_t gid_tbl_len;
+};
+
+struct sv_devcfg;
+/* Sets d's identity (vendor/part/hw_ver, GID layout) and limits from profile `name`: 0, or
+ * EINVAL with why listing the known profiles. */
+int sv_profile_apply(struct sv_devcfg *d, const char *name, char *why, size_t whylen);
+/* The i-th profile's name, NULL past the table (for tests and messages). */
+const char *sv_profile_name(size_t i);
+/* The limits without a profile (rxe's). */
+void sv_profile_default_limits(struct sv_limits *lim);
+
 struct sv_devcfg {
     char name[IBV_SYSFS_NAME_MAX];
     uint32_t ip_be;             /* IPv4, network order */
@@ -112,6 +135,8 @@ struct sv_devcfg {
     uint32_t quirks;            /* enum sv_quirk bits */
     uint32_t vendor_err;        /* with SV_QUIRK_VENDOR_ERR */
     enum sv_gid_layout gid_layout;
+    char profile[16];           /* profile=NAME, "" without one */
+    struct sv_limits lim;       /* what creates and modifies are checked against */
 };
 
 struct sv_devcfg_list {

@@ -23,10 +23,11 @@ static int check_and_round_caps(const struct sv_context *ctx, const struct ibv_q
                                 struct ibv_qp_cap *cap)
 {
     const struct ibv_qp_cap *in = &init->cap;
-    if (in->max_send_wr > SV_MAX_QP_WR || in->max_send_sge > SV_MAX_SGE ||
-        in->max_inline_data > SV_MAX_INLINE)
+    const struct sv_limits *lim = &ctx->dev->cfg.lim;   /* the device's profile */
+    if (in->max_send_wr > lim->max_qp_wr || in->max_send_sge > lim->max_sge ||
+        in->max_inline_data > lim->max_inline)
         return EINVAL;
-    if (!init->srq && (in->max_recv_wr > SV_MAX_QP_WR || in->max_recv_sge > SV_MAX_SGE))
+    if (!init->srq && (in->max_recv_wr > lim->max_qp_wr || in->max_recv_sge > lim->max_sge))
         return EINVAL;
     uint32_t quirks = ctx->dev->cfg.quirks;
     cap->max_send_wr = round_wr(quirks, in->max_send_wr);
@@ -37,9 +38,11 @@ static int check_and_round_caps(const struct sv_context *ctx, const struct ibv_q
         wqe = in->max_inline_data;
     if (quirks & SV_QUIRK_CAPS_POW2 && wqe)
         wqe = sv_roundup_pow2(wqe);
-    if (wqe > SV_MAX_INLINE)
-        wqe = SV_MAX_INLINE;
+    if (wqe > lim->max_inline)
+        wqe = lim->max_inline;
     cap->max_send_sge = wqe / (uint32_t)sizeof(struct ibv_sge);
+    if (cap->max_send_sge > lim->max_sge)   /* a profile's inline can be larger than its SGE list */
+        cap->max_send_sge = lim->max_sge;
     cap->max_inline_data = wqe;
     if (init->srq) {
         cap->max_recv_wr = 0;
@@ -48,8 +51,8 @@ static int check_and_round_caps(const struct sv_context *ctx, const struct ibv_q
         cap->max_recv_wr = round_wr(quirks, in->max_recv_wr);
         cap->max_recv_sge = (quirks & SV_QUIRK_CAPS_POW2 && in->max_recv_sge)
                                 ? sv_roundup_pow2(in->max_recv_sge) : in->max_recv_sge;
-        if (cap->max_recv_sge > SV_MAX_SGE)
-            cap->max_recv_sge = SV_MAX_SGE;
+        if (cap->max_recv_sge > lim->max_sge)
+            cap->max_recv_sge = lim->max_sge;
     }
     return 0;
 }

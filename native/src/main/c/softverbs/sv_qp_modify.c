@@ -53,9 +53,12 @@ static int check_attrs(struct sv_qp *qp, const struct ibv_qp_attr *a, uint32_t m
         return EINVAL;
     if ((mask & IBV_QP_TIMEOUT) && a->timeout > 31)
         return EINVAL;
-    if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > SV_MAX_RD_ATOM)
+    /* the initiator depth against max_qp_init_rd_atom, the responder's against max_qp_rd_atom
+     * (mlx5: log_max_ra_req_qp / log_max_ra_res_qp; rxe: rxe_qp_chk_attr) */
+    const struct sv_limits *lim = &ctx->dev->cfg.lim;
+    if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > lim->max_qp_init_rd_atom)
         return EINVAL;
-    if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > SV_MAX_RD_ATOM)
+    if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > lim->max_qp_rd_atom)
         return EINVAL;
     if ((mask & IBV_QP_ACCESS_FLAGS) && (a->qp_access_flags & ~(unsigned int)SV_QP_ACCESS_OK))
         return EINVAL;

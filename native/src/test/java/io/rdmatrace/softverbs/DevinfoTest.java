@@ -82,6 +82,33 @@ class DevinfoTest {
         assertThat(gids(b).get(3)).isEqualTo("::ffff:127.0.0.2, RoCE v2");
     }
 
+    /**
+     * profile=NAME: ibv_devinfo -v shows the published identity and limits of the NIC the profile
+     * models (SOFTVERBS.md, "Device profiles"), and its GID table layout.
+     */
+    @Test
+    void devinfoVerbose_showsEachProfilesLimits(@TempDir Path work) {
+        SoftverbsEnv.Hosts h = RdmaCmPair.randomHosts();
+        ChildProcess.Result r = devinfo("cx@" + h.serverIp() + ":profile=mlx5,e8@" + h.clientIp() + ":profile=irdma",
+                work, "-v");
+
+        assertThat(r.exitCode()).as(r.describe()).isZero();
+        Map<String, String> devices = devices(r.stdout());
+        assertThat(devices.keySet()).as(r.describe()).containsExactly("cx", "e8");
+        Map<String, String> mlx5 = Map.of("vendor_id", "0x02c9", "vendor_part_id", "4123", "max_qp_wr", "32768",
+                "max_sge", "30", "max_cqe", "4194303", "max_qp_rd_atom", "16", "max_res_rd_atom", "4194304",
+                "max_qp_init_rd_atom", "16", "gid_tbl_len", "256");
+        Map<String, String> irdma = Map.of("vendor_id", "0x8086", "vendor_part_id", "5522", "hw_ver", "0x2",
+                "max_qp_wr", "8127", "max_sge", "6", "max_cqe", "1048574", "max_qp_rd_atom", "8",
+                "max_res_rd_atom", "0", "max_qp_init_rd_atom", "8", "gid_tbl_len", "32");
+        mlx5.forEach((k, v) -> assertThat(field(devices.get("cx"), k)).as("mlx5 " + k).isEqualTo(v));
+        irdma.forEach((k, v) -> assertThat(field(devices.get("e8"), k)).as("irdma " + k).isEqualTo(v));
+        // mlx5: RoCE v1 and v2 per address (index 3 = IPv4 v2); irdma: RoCE v2 only (index 1)
+        assertThat(gids(devices.get("cx")).get(3)).isEqualTo("::ffff:" + h.serverIp() + ", RoCE v2");
+        assertThat(gids(devices.get("e8"))).hasSize(2);
+        assertThat(gids(devices.get("e8")).get(1)).isEqualTo("::ffff:" + h.clientIp() + ", RoCE v2");
+    }
+
     @Test
     void devinfo_defaultDevice_whenUnconfigured(@TempDir Path work) {
         Path tool = SoftverbsEnv.requireTool("ibv_devinfo", "ibverbs-utils");

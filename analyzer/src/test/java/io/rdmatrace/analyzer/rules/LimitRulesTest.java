@@ -2,8 +2,14 @@ package io.rdmatrace.analyzer.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -82,9 +88,60 @@ class LimitRulesTest {
                 Attrs.EMPTY);
     }
 
+    /**
+     * A softverbs device with a profile (here irdma's identity and limits) has the profile's inline
+     * limit, not rxe's: 200 is within 512 but above the E810's 101.
+     */
+    @Test
+    void inlineOnAProfiledSoftverbsDevice_isJudgedAgainstTheProfilesLimit() throws Exception {
+        Capture c = new Capture();
+        c.a().deviceAttr(Attr.VENDOR_ID, 0x8086).deviceAttr(Attr.VENDOR_PART_ID, 5522)
+                .deviceAttr(Attr.MAX_QP_WR, 8127).deviceAttr(Attr.MAX_SGE, 6);
+        AnalysisResult r = withFailedCalls(c, createQp(200, 64));
+        assertThat(Analysis.rows(r, "limit-exceeded")).extracting(row -> row.substring(row.lastIndexOf('|') + 1))
+                .containsExactly("ibv_create_qp on host-a asked for max_inline_data 200 > this device's 101 "
+                        + "(sv-host-a, vendor 0x008086 part 5522, softverbs profile irdma); the device refuses the call");
+    }
+
+    /** _softverbs_inline (82_limits.sql) says what sv_profile.c says for every profile but rxe (the default). */
+    @Test
+    void softverbsInlineTable_agreesWithTheProfileTable() throws Exception {
+        String root = System.getProperty("rdmatrace.repo.root");
+        Path repo = root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
+        String c = Files.readString(repo.resolve("native/src/main/c/softverbs/sv_profile.c"));
+        Matcher m = Pattern.compile("\\{\"(\\w+)\", \"[^\"]*\", (0x[0-9A-Fa-f]+), (0x[0-9A-Fa-f]+|\\d+), \\d+, \\w+,\\s*"
+                + "\\{\\.max_qp_wr = (\\w+), \\.max_sge = (\\w+), \\.max_inline = (\\w+),").matcher(c);
+        List<String> fromC = new ArrayList<>();
+        while (m.find()) {
+            if (!m.group(1).equals("rxe")) {
+                fromC.add(m.group(1) + "|" + Long.decode(m.group(2)) + "|" + Long.decode(m.group(3)) + "|" + m.group(4)
+                        + "|" + m.group(5) + "|" + m.group(6));
+            }
+        }
+        assertThat(fromC).as("profiles parsed from sv_profile.c").hasSizeGreaterThanOrEqualTo(3);
+        List<String> fromSql = new ArrayList<>();
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            db.loadEvents(Capture.A, base());
+            db.finishLoading();
+            try (Statement st = db.connection().createStatement();
+                    ResultSet rs = st.executeQuery("SELECT profile, vendor_id, vendor_part_id, max_qp_wr, max_sge, max_inline "
+                            + "FROM _softverbs_inline ORDER BY profile")) {
+                while (rs.next()) {
+                    fromSql.add(rs.getString(1) + "|" + rs.getLong(2) + "|" + rs.getLong(3) + "|" + rs.getLong(4) + "|"
+                            + rs.getLong(5) + "|" + rs.getLong(6));
+                }
+            }
+        }
+        assertThat(fromSql).containsExactlyInAnyOrderElementsOf(fromC);
+    }
+
     /** host-a's clean capture with the calls (renumbered) appended before its END; host-b as it is. */
     private static AnalysisResult withFailedCalls(CallEvent... calls) throws Exception {
-        Capture.Events events = new Capture().build();
+        return withFailedCalls(new Capture(), calls);
+    }
+
+    private static AnalysisResult withFailedCalls(Capture capture, CallEvent... calls) throws Exception {
+        Capture.Events events = capture.build();
         List<TraceEvent> a = new ArrayList<>(events.a());
         EndEvent end = (EndEvent) a.remove(a.size() - 1);
         long seq = end.seq();
