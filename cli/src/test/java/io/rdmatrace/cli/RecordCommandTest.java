@@ -1,7 +1,6 @@
 package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.CallEvent;
@@ -121,7 +120,7 @@ class RecordCommandTest {
 
     @Test
     void killedProgram_leavesTraceWhoseEndNamesTheSignal(@TempDir Path work) throws Exception {
-        Path tool = requireTool("ibv_rc_pingpong");
+        Path tool = InstalledPrograms.require("ibv_rc_pingpong");
         LoopbackPair ips = LoopbackPair.random();
         int port = RecordJvm.freeTcpPort();
         Path out = work.resolve("trace");
@@ -154,7 +153,7 @@ class RecordCommandTest {
 
     @Test
     void dlopenProgram_isRecorded(@TempDir Path work) throws Exception {
-        Path cc = requireTool("cc");
+        Path cc = InstalledPrograms.require("cc");
         Path src = work.resolve("dlopen_verbs.c");
         try (var in = RecordCommandTest.class.getResourceAsStream("/dlopen_verbs.c")) {
             Files.copy(in, src);
@@ -247,7 +246,7 @@ class RecordCommandTest {
     /** As above, {@code bOptions} added to the client's own command line. */
     private static Path pingpong(Path work, String tool, List<String> aRecordArgs, List<String> bRecordArgs,
                                  List<String> bOptions) throws Exception {
-        Path exe = requireTool(tool);
+        Path exe = InstalledPrograms.require(tool);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
         int port = RecordJvm.freeTcpPort();
@@ -284,16 +283,6 @@ class RecordCommandTest {
         return new Run(code, out.toString(), err.toString());
     }
 
-    private static Path requireTool(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        assumeTrue(false, name + " is not installed (ibverbs-utils / gcc); this test runs in CI, which installs it");
-        return null;
-    }
 
     @SafeVarargs
     private static List<String> concat(List<String>... parts) {

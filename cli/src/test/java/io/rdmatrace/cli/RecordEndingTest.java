@@ -1,7 +1,6 @@
 package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rdmatrace.trace.CallEvent;
 import io.rdmatrace.trace.EndEvent;
@@ -75,7 +74,7 @@ class RecordEndingTest {
 
     @Test
     void fullDisk_traceEndsTruncatedInOneSentence_theProgramRunsToItsOwnEnd(@TempDir Path work) throws Exception {
-        Path tool = requireTool("ibv_rc_pingpong");
+        Path tool = InstalledPrograms.require("ibv_rc_pingpong");
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(RecordJvm.freeTcpPort());
         // 20,000 round trips: ~100,000 events, far more than 2 MB holds (it fills after ~24,000)
@@ -145,7 +144,7 @@ class RecordEndingTest {
     /** A recorded ibv_rc_pingpong server waiting for a client that never comes; SIGINT not ignored. */
     private record Hung(RecordJvm jvm, ProcessHandle program) implements AutoCloseable {
         static Hung start(Path work, Path out) throws Exception {
-            Path tool = requireTool("ibv_rc_pingpong");
+            Path tool = InstalledPrograms.require("ibv_rc_pingpong");
             LoopbackPair ips = LoopbackPair.random();
             int port = RecordJvm.freeTcpPort();
             // a background job ignores SIGINT and SIGQUIT, and its children inherit that: env resets them
@@ -197,14 +196,4 @@ class RecordEndingTest {
         return events.stream().filter(e -> e instanceof CallEvent).map(e -> ((CallEvent) e).verb()).collect(Collectors.toSet());
     }
 
-    private static Path requireTool(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        assumeTrue(false, name + " is not installed (ibverbs-utils); this test runs in CI, which installs it");
-        return null;
-    }
 }

@@ -1,7 +1,6 @@
 package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rdmatrace.trace.Attr;
 import io.rdmatrace.trace.CallEvent;
@@ -30,7 +29,7 @@ class RecordRdmaCmTest {
 
     @Test
     void rping_bothHostsRecorded_cmEventsAndAnalyzeClean(@TempDir Path work) throws Exception {
-        Path rping = requireTool("rping");
+        Path rping = InstalledPrograms.require("rping");
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(ThreadLocalRandom.current().nextInt(20000, 60000));
         Path out = work.resolve("trace");
@@ -87,7 +86,7 @@ class RecordRdmaCmTest {
 
     @Test
     void connectWithoutListener_recordedRejected8_cmNoListener(@TempDir Path work) throws Exception {
-        Path rping = requireTool("rping");
+        Path rping = InstalledPrograms.require("rping");
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(ThreadLocalRandom.current().nextInt(20000, 60000));
         Path out = work.resolve("trace");
@@ -142,14 +141,4 @@ class RecordRdmaCmTest {
         }
     }
 
-    private static Path requireTool(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        assumeTrue(false, name + " is not installed (rdmacm-utils); this test runs in CI, which installs it");
-        return null;
-    }
 }

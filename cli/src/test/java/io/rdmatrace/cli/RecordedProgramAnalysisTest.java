@@ -1,7 +1,6 @@
 package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +94,7 @@ class RecordedProgramAnalysisTest {
      */
     private static Path recordUnderTimeout(Path work, String program, List<String> serverArgs, List<String> clientArgs)
             throws Exception {
-        Path tool = requireTool(program);
+        Path tool = InstalledPrograms.require(program);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(RecordJvm.freeTcpPort());
@@ -242,7 +241,7 @@ class RecordedProgramAnalysisTest {
      */
     private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
                                    List<String> clientArgs, boolean bothExit0, String deviceKeys) throws Exception {
-        Path tool = requireTool(program);
+        Path tool = InstalledPrograms.require(program);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
         String port = Integer.toString(RecordJvm.freeTcpPort());
@@ -295,14 +294,4 @@ class RecordedProgramAnalysisTest {
         return h.wallNanos() - h.monoNanos();
     }
 
-    private static Path requireTool(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        assumeTrue(false, name + " is not installed (ibverbs-utils); this test runs in CI, which installs it");
-        return null;
-    }
 }
