@@ -101,7 +101,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws SQLException, IOException {
         ReportFormat reportFormat = parseFormat();
-        Severity threshold = parseFailOn();
+        Severity threshold = FailOn.parse(spec, failOn);
         Inputs.ruleFolders(ruleFolders);
         if (output != null) {
             Inputs.outputFile(output);
@@ -216,19 +216,6 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     private ReportFormat reportFormat() {
         return parseFormat();
-    }
-
-    /** The --fail-on threshold; null for "never". */
-    private Severity parseFailOn() {
-        if (failOn.equalsIgnoreCase("never")) {
-            return null;
-        }
-        try {
-            return Severity.parse(failOn);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(),
-                    "Invalid value for option '--fail-on': '" + failOn + "' (expected error, warning, info or never)");
-        }
     }
 
     private PrintWriter err() {

@@ -33,14 +33,15 @@ import io.rdmatrace.analyzer.AnalysisWarmUp;
                 "  rdmatrace capture --listen 7471 --soft          (host A)",
                 "  rdmatrace capture --connect hostA:7471 --soft   (host B)",
                 "  rdmatrace record -- ibv_rc_pingpong -g 3         (your own program)",
-                "  rdmatrace analyze trace/"})
+                "  rdmatrace analyze trace/",
+                "  rdmatrace watch trace/                          (while it runs)"})
 public final class Main implements Runnable {
 
     @Spec
     CommandSpec spec;
 
     /** The verbs that load traces into DuckDB: they await the {@link AnalysisWarmUp} started before the parse. */
-    private static final Set<String> ANALYSING_VERBS = Set.of("analyze", "show", "timeline");
+    private static final Set<String> ANALYSING_VERBS = Set.of("analyze", "show", "timeline", "watch");
     /** Options after which a verb loads nothing (a listing or a help text). */
     private static final Set<String> NOTHING_LOADED = Set.of("-h", "--help", "-V", "--version", "--list-rules");
 
@@ -52,6 +53,7 @@ public final class Main implements Runnable {
     static List<Object> verbs(AnalysisWarmUp warmUp) {
         return List.of(
                 new AnalyzeCommand(warmUp),
+                new WatchCommand(warmUp),
                 new DemoCommand(),
                 new CaptureCommand(),
                 new RecordCommand(),

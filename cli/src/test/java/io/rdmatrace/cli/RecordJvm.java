@@ -39,6 +39,15 @@ final class RecordJvm implements AutoCloseable {
             throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(command(args));
+        return launch(label, env, work, cmd);
+    }
+
+    /** `rdmatrace VERB ARGS` in a JVM of its own, its output in {@code work/VERB.out} and {@code .err}. */
+    static RecordJvm verb(String verb, Map<String, String> env, Path work, List<String> args) throws IOException {
+        return launch(verb, env, work, command(verb, args));
+    }
+
+    private static RecordJvm launch(String label, Map<String, String> env, Path work, List<String> cmd) throws IOException {
         Path out = work.resolve(label + ".out");
         Path err = work.resolve(label + ".err");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile())
@@ -49,6 +58,10 @@ final class RecordJvm implements AutoCloseable {
 
     /** The command line of a JVM running {@code rdmatrace record ARGS} from this test's class path. */
     static List<String> command(List<String> args) {
+        return command("record", args);
+    }
+
+    private static List<String> command(String verb, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -56,7 +69,7 @@ final class RecordJvm implements AutoCloseable {
                 "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Dchronicle.analytics.disable=true",
                 "-Dchronicle.announcer.disable=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "record"));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), verb));
         cmd.addAll(args);
         return cmd;
     }
