@@ -46,8 +46,13 @@ run_pair() {
     fi
     "${pre_a[@]}" timeout 300 "${server[@]}" > "$work/server.out" 2>&1 &
     local spid=$!
-    # the server listens once its device is open; the client retries its connect for a while
-    sleep "$([[ $mode == bare ]] && echo 1 || echo 4)"
+    # the server listens once its device is open (a recorded one after its JVM's start, seconds on a
+    # loaded machine); a client started before would fail its connect and leave the server waiting
+    for _ in $(seq 600); do
+        ss -Htln "sport = :$port" | grep -q . && break
+        kill -0 "$spid" 2>/dev/null || break
+        sleep 0.1
+    done
     "${pre_b[@]}" timeout 300 "${client[@]}" > "$work/client.out" 2>&1 || true
     wait "$spid" || true
     if [[ $mode == recorded ]]; then   # a full ring drops records, and a dropped record costs the program less
