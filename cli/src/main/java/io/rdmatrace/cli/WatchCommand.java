@@ -38,12 +38,13 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
-        description = {"Follow recordings while they run: analyze the traces under FOLDER every --interval, print a",
-                "line when a host's trace appears or changes state (still recording, complete, how it ended) and",
-                "each finding once, the moment the traces show it (a hang: a stall after 5 s without a",
-                "completion, or the mismatch that causes it). Ends when every host's trace has ended, or on",
-                "Ctrl-C, SIGTERM or SIGHUP, with a summary. Exit 0 when no finding is at or above --fail-on,",
-                "1 when one is, 2 on a usage error or when no trace appeared before it was stopped."},
+        description = {"Follow recordings while they run: analyze the traces under FOLDER every --interval, print a "
+                + "line when a host's trace appears or changes state (still recording, complete, how it ended), each "
+                + "finding once, the moment the traces show it (a hang: the mismatch that causes it, or a stall after 5 s "
+                + "without a completion), and an error or warning the traces no longer show (a missing peer appeared).",
+                "Ends when every host's trace has ended, or at the next pause after Ctrl-C, SIGTERM or SIGHUP, with a "
+                + "summary. Exit 0 when no finding is at or above --fail-on, 1 when one is, 2 on a usage error or when "
+                + "no trace appeared before it was stopped."},
         footer = {"", "Example usage:",
                 "  rdmatrace record --out trace/ --host-id a -- ibv_rc_pingpong -g 3 &",
                 "  rdmatrace watch trace/",

@@ -48,6 +48,24 @@ class WatchProgressTest {
                 .containsExactly("a: trace still recording");
     }
 
+    @Test
+    void findingsWithoutAQp_oneEachByMessage_andAnErrorThatWentAwayIsSaid() {
+        WatchProgress progress = new WatchProgress();
+        Finding missing = new Finding("host-missing", Severity.ERROR, "a", null, List.of(), "no trace of b");
+        Finding leakPd = new Finding("resource-leak", Severity.WARNING, "a", null, List.of(), "a PD (handle 0x55aa10) leaked");
+        Finding leakMr = new Finding("resource-leak", Severity.WARNING, "a", null, List.of(), "a MR (handle 0x55aa20) leaked");
+        Finding live = new Finding("trace-recording", Severity.INFO, "a", null, List.of(), "7 events so far, the last a#6");
+        assertThat(progress.update(result(List.of(host("a", "RECORDING")), missing, live), false))
+                .containsExactly("a: trace still recording", "ERROR host-missing on a: no trace of b",
+                        "INFO trace-recording on a: 7 events so far, the last a#6");
+        Finding liveLater = new Finding("trace-recording", Severity.INFO, "a", null, List.of(), "90 events so far, the last a#89");
+        assertThat(progress.update(result(List.of(host("a", "RECORDING"), host("b", "RECORDING")), liveLater), false))
+                .containsExactly("b: trace still recording", "no longer found: host-missing on a");
+        assertThat(progress.update(result(List.of(host("a", "CLEAN"), host("b", "CLEAN")), leakPd, leakMr), true))
+                .containsExactly("a: trace complete", "b: trace complete", "WARNING resource-leak on a: a PD (handle 0x55aa10) leaked",
+                        "WARNING resource-leak on a: a MR (handle 0x55aa20) leaked");
+    }
+
     private static Finding stall(String waited) {
         return new Finding("stall", Severity.ERROR, "b", 0x11L, List.of(), "waits " + waited, Role.CONSEQUENCE, false);
     }

@@ -15,7 +15,12 @@ public final class ReportLines {
 
     /** "ERROR path-mtu-mismatch on b QP 0x000011: ...": severity, rule, where and the message. */
     public static String finding(Finding finding) {
-        return finding.severity().name() + " " + finding.ruleId() + " on " + Lookup.where(finding) + ": " + finding.message();
+        return finding.severity().name() + " " + where(finding) + ": " + finding.message();
+    }
+
+    /** "path-mtu-mismatch on b QP 0x000011": what {@code finding} is about, for a line that refers to it. */
+    public static String where(Finding finding) {
+        return finding.ruleId() + " on " + Lookup.where(finding);
     }
 
     /** The 1-3 lines the text report opens with (the root cause, what followed, the wire). */
