@@ -54,6 +54,7 @@ final class WatchCommand implements Callable<Integer> {
     private static final double MAX_INTERVAL = 3600;
 
     private final AnalysisWarmUp warmUp;
+    private int rounds;
 
     WatchCommand(AnalysisWarmUp warmUp) {
         this.warmUp = warmUp;
@@ -76,6 +77,9 @@ final class WatchCommand implements Callable<Integer> {
 
     @Option(names = "--rules", paramLabel = "DIR", description = "A folder of extra rule files (*.sql); repeatable.")
     List<Path> ruleFolders = new ArrayList<>();
+
+    @Option(names = "--verbose", description = "Also say on standard error what each analysis read and how long it took.")
+    boolean verbose;
 
     @Override
     public Integer call() throws Exception {
@@ -132,11 +136,17 @@ final class WatchCommand implements Callable<Integer> {
                 return Optional.empty();
             }
         }
+        long start = System.nanoTime();
         try (Analysis analysis = Analysis.open(warmUp.inMemoryDatabase(), folders)) {
             if (!analysis.load().anyReadable()) {
                 return Optional.empty();
             }
-            return Optional.of(analysis.analyze(rules));
+            AnalysisResult result = analysis.analyze(rules);
+            if (verbose) {
+                err().printf("%sround %d: %d events of %d host(s) analyzed in %d ms%n", prefix(), ++rounds,
+                        result.load().events(), result.load().hosts().size(), (System.nanoTime() - start) / 1_000_000);
+            }
+            return Optional.of(result);
         }
     }
 

@@ -71,7 +71,9 @@ class WatchCommandTest {
     void finishedTraces_oneRound_everyFindingOnce_exitAsAnalyze() {
         Path sample = Path.of("..").toAbsolutePath().normalize().resolve("sample-traces").resolve("path-mtu-one-side");
         StringWriter out = new StringWriter();
-        int code = Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "watch", sample.toString());
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), "watch", "--verbose", sample.toString());
+        assertThat(err.toString()).containsPattern("^rdmatrace watch: round 1: \\d+ events of 2 host\\(s\\) analyzed in \\d+ ms\n$");
         String said = out.toString();
         assertThat(code).as(said).isEqualTo(ExitCode.FAILURE);
         assertThat(said).containsPattern("(?m)^\\d\\d:\\d\\d:\\d\\d hostA: trace complete$")
