@@ -477,4 +477,55 @@ class FaultCaptureTest {
         assertThat(Analysis.rows(r, "qp-type-mismatch")).singleElement().asString().endsWith(
                 "|host-b QP 0x000011 is UC but its peer host-a QP 0x000011 is RC; the peer drops every packet of the other type");
     }
+
+    /** B sets SL 3 at RTR, A leaves 0: reported on B with both values; both 3: nothing. */
+    @Test
+    void serviceLevelOnOneSide() throws Exception {
+        Capture c = new Capture();
+        c.b().sl(3);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).containsExactly("sl-mismatch host-b 0x000011");
+        assertThat(Analysis.rows(r, "sl-mismatch")).singleElement().asString().endsWith(
+                "|host-b QP 0x000011 sends with service level 3 but its peer host-a QP 0x000011 with 0; the two directions "
+                        + "get different priorities (a VL on InfiniBand, a PCP on RoCE)");
+        Capture both = new Capture();
+        both.a().sl(3);
+        both.b().sl(3);
+        assertThat(faults(Analysis.run(both))).isEmpty();
+    }
+
+    /** A keeps ibv_rc_pingpong's hop limit 1, B sets 64: reported on A (the smaller); both 64: nothing. */
+    @Test
+    void hopLimitDiffers() throws Exception {
+        Capture c = new Capture();
+        c.b().hopLimit(64);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).containsExactly("hop-limit-mismatch host-a 0x000011");
+        assertThat(Analysis.rows(r, "hop-limit-mismatch")).singleElement().asString().endsWith(
+                "|host-a QP 0x000011 sends with hop limit 1 but its peer host-b QP 0x000011 with 64; across more than 1 "
+                        + "router(s) only the peer's packets arrive");
+        Capture both = new Capture();
+        both.a().hopLimit(64);
+        both.b().hopLimit(64);
+        assertThat(faults(Analysis.run(both))).isEmpty();
+    }
+
+    /**
+     * A RoCE port reporting two P_Key entries takes index 1 (no EINVAL, so pkey-index is silent):
+     * pkey-index-roce on A with B's 0; index 0 on the same port: nothing.
+     */
+    @Test
+    void pkeyIndex1WithinATwoEntryRoceTable() throws Exception {
+        Capture c = new Capture();
+        c.a().pkeyTableLength(2).pkeyIndex(1);
+        AnalysisResult r = Analysis.run(c);
+        assertThat(faults(r)).contains("pkey-index-roce host-a 0x000011").doesNotContain("pkey-index host-a 0x000011")
+                .doesNotContain("pkey-index-roce host-b 0x000011");
+        assertThat(Analysis.rows(r, "pkey-index-roce")).singleElement().asString().endsWith(
+                "|host-a QP 0x000011 uses P_Key index 1 on RoCE port 1 but its peer host-b QP 0x000011 uses 0; RoCE has one "
+                        + "partition, the default P_Key 0xFFFF at index 0");
+        Capture zero = new Capture();
+        zero.a().pkeyTableLength(2);
+        assertThat(faults(Analysis.run(zero))).isEmpty();
+    }
 }

@@ -103,6 +103,39 @@ class LimitRulesTest {
                         + "(sv-host-a, vendor 0x008086 part 5522, softverbs profile irdma); the device refuses the call");
     }
 
+    /**
+     * rd-atomic-budget: host-a's QP holds 4 responder resources (max_dest_rd_atomic at RTR, never
+     * destroyed) when a second QP asks for 4 more at RTR on a device with max_res_rd_atom 6: the
+     * device refuses it (ENOMEM), and the finding names both amounts and the budget.
+     */
+    @Test
+    void responderResourcesAcrossQps_aboveMaxResRdAtom_namedOnTheModifyPastTheBudget() throws Exception {
+        assertThat(Analysis.rows(budgetCase(6), "rd-atomic-budget")).extracting(row -> row.substring(row.lastIndexOf('|') + 1))
+                .containsExactly("host-a QP 0x000012 asked for max_dest_rd_atomic 4 while 1 other QP(s) of sv-host-a held 4: "
+                        + "8 responder resources > the device's 6 (max_res_rd_atom); the modify failed");
+    }
+
+    /** Within the budget (8), or a device that reports none (0, as irdma and bnxt_re do): no finding. */
+    @Test
+    void responderResourcesWithinTheBudgetOrNoBudget_noFinding() throws Exception {
+        assertThat(Analysis.rows(budgetCase(8), "rd-atomic-budget")).isEmpty();
+        assertThat(Analysis.rows(budgetCase(0), "rd-atomic-budget")).isEmpty();
+    }
+
+    private static AnalysisResult budgetCase(long maxResRdAtom) throws Exception {
+        Capture c = new Capture();
+        c.a().maxDestRdAtomic(4).noDestroy().deviceAttr(Attr.MAX_RES_RD_ATOM, maxResRdAtom);
+        long qp2 = 0x7000;
+        CallEvent create = new CallEvent(header(0), Verb.IBV_CREATE_QP, qp2, 0, 0, 2_000,
+                Attrs.builder().put(Attr.QP_TYPE, 2).put(Attr.MAX_SEND_WR, 16).put(Attr.MAX_RECV_WR, 16).build(),
+                Attrs.builder().put(Attr.QP_NUM, 0x12).build());
+        // IBV_QP_STATE | IBV_QP_MAX_DEST_RD_ATOMIC to RTR, refused with ENOMEM
+        CallEvent rtr = new CallEvent(header(0), Verb.IBV_MODIFY_QP, qp2, 12, 12, 2_000, Attrs.builder()
+                .put(Attr.QP_STATE, 2).put(Attr.MAX_DEST_RD_ATOMIC, 4).put(Attr.QP_NUM, 0x12).put(Attr.ATTR_MASK, 0x20001).build(),
+                Attrs.EMPTY);
+        return withFailedCalls(c, create, rtr);
+    }
+
     /** _softverbs_inline (82_limits.sql) says what sv_profile.c says for every profile but rxe (the default). */
     @Test
     void softverbsInlineTable_agreesWithTheProfileTable() throws Exception {
