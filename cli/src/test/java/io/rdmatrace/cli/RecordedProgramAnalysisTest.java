@@ -187,6 +187,45 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    /**
+     * perftest#114: ib_read_lat -o 16 on an mlx5-profiled server (max_qp_init_rd_atom 16) against a
+     * client on an irdma profile (8): perftest sets each side's max_rd_atomic from the peer's -o, so
+     * the client's RTS asks for 16 and its device refuses it. Both exit 1. ~20 s.
+     */
+    @Test
+    void perftestOutstandingReadsAboveThePeersDevice_limitExceededOnThatHost(@TempDir Path work) throws Exception {
+        Path out = recordPair(work, "ib_read_lat", "-d", List.of("-x", "3", "-n", "5", "-o", "16"), List.of("-x", "1", "-n", "5"),
+                false, ":profile=mlx5", ":profile=irdma");
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("limit-exceeded"))
+                    .extracting(f -> f.host() + ": " + f.message()).containsExactly(
+                            "b: ibv_modify_qp on b QP 0x000011 asked for max_rd_atomic 16 > this device's 8 "
+                                    + "(max_qp_init_rd_atom of pb, vendor 0x008086 part 5522); the device refuses the call");
+            assertThat(result.diagnosis().rootCause()).hasValueSatisfying(f -> assertThat(f.ruleId() + " " + f.host())
+                    .isEqualTo("limit-exceeded b"));
+            assertThat(result.findings()).as("nothing was posted: no queue can overflow a CQ")
+                    .noneMatch(f -> f.ruleId().equals("cq-undersized"));
+        }
+    }
+
+    /**
+     * A clean ib_read_lat: every finding above info would be false. Its CQ has one entry for a
+     * send depth of 1 and a receive queue of 1 that RDMA READ never posts to (cq-undersized
+     * counted it). ~12 s.
+     */
+    @Test
+    void perftestReadLat_clean_noFindingAboveInfo(@TempDir Path work) throws Exception {
+        List<String> args = List.of("-x", "3", "-n", "20");
+        Path out = recordPair(work, "ib_read_lat", "-d", args, args, true);
+        try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
+            AnalysisResult result = analyze(db, out);
+            assertThat(result.connections()).singleElement().satisfies(c -> assertThat(c.matchedBy()).isEqualTo("dest_qp_num"));
+            assertThat(result.findings()).filteredOn(f -> f.severity() != Severity.INFO)
+                    .extracting(f -> f.ruleId() + " " + f.host() + ": " + f.message()).isEmpty();
+        }
+    }
+
     @Test
     void pingpongReceiveBufferSmallerThanThePeersMessages_onTheReceiver(@TempDir Path work) throws Exception {
         // the server sends 4096-byte messages, the client posts 1024-byte receives (-s is each side's own size)
@@ -241,6 +280,13 @@ class RecordedProgramAnalysisTest {
      */
     private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
                                    List<String> clientArgs, boolean bothExit0, String deviceKeys) throws Exception {
+        return recordPair(work, program, deviceOption, serverArgs, clientArgs, bothExit0, deviceKeys, deviceKeys);
+    }
+
+    /** As above, with each side's own SOFTVERBS_DEVICES keys (e.g. a different profile). */
+    private static Path recordPair(Path work, String program, String deviceOption, List<String> serverArgs,
+                                   List<String> clientArgs, boolean bothExit0, String serverKeys, String clientKeys)
+            throws Exception {
         Path tool = InstalledPrograms.require(program);
         Files.createDirectories(work);
         LoopbackPair ips = LoopbackPair.random();
@@ -253,9 +299,9 @@ class RecordedProgramAnalysisTest {
                 deviceOption, "pb", "-p", port));
         b.addAll(clientArgs);
         b.add(ips.a());
-        try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000" + deviceKeys), work, a)) {
+        try (RecordJvm server = RecordJvm.start("a", Map.of("SOFTVERBS_DEVICES", "pa@" + ips.a() + ":mtu=9000" + serverKeys), work, a)) {
             server.awaitListening(Integer.parseInt(port));
-            try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000" + deviceKeys), work, b)) {
+            try (RecordJvm client = RecordJvm.start("b", Map.of("SOFTVERBS_DEVICES", "pb@" + ips.b() + ":mtu=9000" + clientKeys), work, b)) {
                 int exit = client.await();
                 if (bothExit0) {
                     assertThat(exit).as("client: %s", client.describe()).isZero();
