@@ -206,6 +206,9 @@ class RecordedProgramAnalysisTest {
                     .isEqualTo("limit-exceeded b"));
             assertThat(result.findings()).as("nothing was posted: no queue can overflow a CQ")
                     .noneMatch(f -> f.ruleId().equals("cq-undersized"));
+            assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("program-failed")).extracting(Finding::message)
+                    .singleElement().asString().startsWith("ib_read_lat on a exited 1")
+                    .endsWith("; another host failed first: b's ibv_modify_qp (EINVAL), and this program gave up without its peer");
         }
     }
 

@@ -408,6 +408,17 @@ class FaultCaptureTest {
                 .doesNotContain("capture the packets");
     }
 
+    /** A's RTR is refused (its program exits 1); B exits 1 with no failed call of its own: it lost its peer. */
+    @Test
+    void programExitedNonZeroAfterThePeersCallFailed_namesThePeersFailure() throws Exception {
+        Capture c = new Capture();
+        c.a().noGrh().rtrRet(22).exited(1);
+        c.b().exited(1);
+        assertThat(Analysis.rows(Analysis.run(c), "program-failed")).singleElement().asString()
+                .startsWith("host-b|-|")
+                .endsWith("; another host failed first: host-a's ibv_modify_qp (EINVAL), and this program gave up without its peer");
+    }
+
     /** An exit status with a failed verbs call is verb-failed's to explain; exit 0 is no finding. */
     @Test
     void programExit_negative() throws Exception {
