@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmatrace.trace.synth.EdgeFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +47,7 @@ class LiveTraceTest {
     @Test
     void writerAppendingInAnotherProcess_eachReadIsRecordingAndGapless_thenTruncatedAfterKill9() throws Exception {
         Path dir = out.resolve("h");
-        Process child = startChild(PacedWriterChild.class);
+        Process child = ChildJvm.start(PacedWriterChild.class, out.toString(), "h");
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             long reported = awaitSeq(lines, 2000);
             long first = readLive(dir, reported, child.pid());
@@ -107,21 +105,5 @@ class LiveTraceTest {
             }
         }
         throw new AssertionError("the writer child ended before seq " + seq);
-    }
-
-    private Process startChild(Class<?> main) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
-        cmd.add(out.toString());
-        cmd.add("h");
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 }

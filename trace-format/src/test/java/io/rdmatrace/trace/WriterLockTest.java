@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.rdmatrace.trace.synth.EdgeFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +49,7 @@ class WriterLockTest {
 
     @Test
     void writerInAnotherProcess_refusesUsWhileAlive_andAfterKill9OnlyTheOldTraceRemains() throws Exception {
-        Process child = startChild();
+        Process child = ChildJvm.start(LockHolderChild.class, out.toString(), "h");
         try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line = r.readLine();
             assertThat(line).as("child started").startsWith("ready pid ");
@@ -76,21 +73,6 @@ class WriterLockTest {
         assertThat(r.events()).hasSize(2);
     }
 
-    private Process startChild() throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(LockHolderChild.class.getName());
-        cmd.add(out.toString());
-        cmd.add("h");
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    }
 
     private static String hostName() throws Exception {
         return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
