@@ -48,8 +48,9 @@ u AS (UNPIVOT d ON max_qp_wr, max_sge, max_cqe, max_qp_rd_atom, max_qp_init_rd_a
 SELECT host, seq, limit_name, limit_value,
        coalesce(dev_name, 'the device')
            || coalesce(', vendor 0x' || lpad(lower(hex(vendor_id)), 6, '0') || ' part ' || coalesce(vendor_part_id, 0), '')
-           || CASE WHEN limit_name = 'max_inline_data'
-                   THEN ', softverbs' || coalesce(' profile ' || profile, '') ELSE '' END AS device
+           -- a profiled softverbs device says so for every limit; the inline limit is softverbs' own
+           || CASE WHEN profile IS NOT NULL THEN ', softverbs profile ' || profile
+                   WHEN limit_name = 'max_inline_data' THEN ', softverbs' ELSE '' END AS device
 FROM u;
 
 -- _limit_check: every value a failed create/modify requested, against its limit (exceeded

@@ -201,7 +201,7 @@ class RecordedProgramAnalysisTest {
             assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("limit-exceeded"))
                     .extracting(f -> f.host() + ": " + f.message()).containsExactly(
                             "b: ibv_modify_qp on b QP 0x000011 asked for max_rd_atomic 16 > this device's 8 "
-                                    + "(max_qp_init_rd_atom of pb, vendor 0x008086 part 5522); the device refuses the call");
+                                    + "(max_qp_init_rd_atom of pb, vendor 0x008086 part 5522, softverbs profile irdma); the device refuses the call");
             assertThat(result.diagnosis().rootCause()).hasValueSatisfying(f -> assertThat(f.ruleId() + " " + f.host())
                     .isEqualTo("limit-exceeded b"));
             assertThat(result.findings()).as("nothing was posted: no queue can overflow a CQ")
