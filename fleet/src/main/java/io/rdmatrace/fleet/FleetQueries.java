@@ -38,6 +38,11 @@ public final class FleetQueries {
             Objects.requireNonNull(sql, "sql");
         }
 
+        /** Whether the query's text names {@code table} (as a word: a column alias of that name counts too). */
+        public boolean reads(String table) {
+            return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(table) + "\\b").matcher(sql).find();
+        }
+
         /**
          * The DuckDB statement that makes the result a temporary table of its name (Spark: {@link SparkFleet} keeps a
          * checkpoint): computed once, so a later file that reads it twice does not compute it twice.

@@ -112,7 +112,7 @@ class EngineEquivalenceTest {
         }
         phase("duckdb queries " + export.getFileName(), t0);
         t0 = System.nanoTime();
-        SparkFleet.register(spark, export.toString());
+        SparkFleet.register(spark, export.toString(), queries);
         phase("spark register " + export.getFileName(), t0);
         t0 = System.nanoTime();
         List<QueryRows> sparkRows = SparkFleet.run(spark, queries);
