@@ -244,16 +244,19 @@ class RecordedProgramAnalysisTest {
         }
     }
 
+    /** The client alone sets a traffic class and a service level (one recording for both rules). */
     @Test
-    void perftestTrafficClassOnOneSide_warningOnThatSideWithBothValues(@TempDir Path work) throws Exception {
+    void perftestTrafficClassAndServiceLevelOnOneSide_warningsOnThatSideWithBothValues(@TempDir Path work) throws Exception {
         Path out = recordPair(work, "ib_send_lat", "-d", List.of("-x", "3", "-n", "5"),
-                List.of("-x", "3", "-n", "5", "--tclass=106"), true);
+                List.of("-x", "3", "-n", "5", "--tclass=106", "--sl=3"), true);
         try (AnalysisDatabase db = AnalysisDatabase.inMemory()) {
             AnalysisResult result = analyze(db, out);
             assertThat(result.findings()).filteredOn(f -> f.severity() != Severity.INFO)
-                    .extracting(f -> f.ruleId() + " " + f.host() + ": " + f.message()).containsExactly(
+                    .extracting(f -> f.ruleId() + " " + f.host() + ": " + f.message()).containsExactlyInAnyOrder(
                             "traffic-class-mismatch b: b QP 0x000011 sends with traffic class 106 (DSCP 26) but its peer a QP "
-                                    + "0x000011 with 0 (DSCP 0); the two directions get different QoS");
+                                    + "0x000011 with 0 (DSCP 0); the two directions get different QoS",
+                            "sl-mismatch b: b QP 0x000011 sends with service level 3 but its peer a QP 0x000011 with 0; the two "
+                                    + "directions get different priorities (a VL on InfiniBand, a PCP on RoCE)");
         }
     }
 
