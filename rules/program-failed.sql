@@ -8,8 +8,8 @@
 --   The trace's END has its exit status (format 1.4); the message names the last verbs call
 --   before it tore its objects down, and the GID it read last with its type and kind, beside
 --   the GIDs the other recorded hosts read (both ends must use the same GID type and kind),
---   or, when another recorded host had a failed verbs call, that call (this program then only
---   lost its peer).
+--   or, when a connected peer had a failed verbs call, that call (this program then only lost
+--   its peer).
 -- fix: Read the program's own error output for the check that failed; when the GIDs differ in
 --   type or kind, pick the same kind on both hosts (e.g. the IPv4-mapped RoCE v2 GID: perftest
 --   -x, ibv_*_pingpong -g).
@@ -55,11 +55,13 @@ others AS (
     LEFT JOIN gid_read m ON m.host = f.host
     GROUP BY f.host),
 peer_failed AS (
-    -- another recorded host's first failed verbs call: this program may only have lost its peer
+    -- a connected peer's first failed verbs call: this program may only have lost its peer (its
+    -- connected peers only, so a job of many hosts names a few, not every failed host)
     SELECT f.host, string_agg(x.host || '''s ' || x.verb || ' (' || x.errno_name || ')', ', ' ORDER BY x.host) AS text
     FROM failed f
+    JOIN (SELECT DISTINCT host, peer_host FROM qp_peers) q ON q.host = f.host
     JOIN (SELECT host, arg_min(verb, seq) AS verb, arg_min(errno_name, seq) AS errno_name
-          FROM _failed_calls GROUP BY host) x ON x.host <> f.host
+          FROM _failed_calls GROUP BY host) x ON x.host = q.peer_host AND x.host <> f.host
     GROUP BY f.host)
 SELECT f.host, NULL::BIGINT AS qp,
        list_filter([ev(f.host, l.seq), ev(f.host, g.seq), ev(f.host, f.end_seq)], lambda e: e.seq IS NOT NULL) AS evidence,
@@ -75,7 +77,7 @@ SELECT f.host, NULL::BIGINT AS qp,
                         || CASE WHEN o.text IS NOT NULL THEN '; ' || o.text ELSE '' END
                    ELSE '' END
            || CASE WHEN o.differs THEN '; both ends must use a GID of the same type and kind'
-                   WHEN p.text IS NOT NULL THEN '; another host failed first: ' || p.text
+                   WHEN p.text IS NOT NULL THEN '; its peer failed first: ' || p.text
                         || ', and this program gave up without its peer'
                    ELSE '; the cause is not in the trace: read the program''s own error output' END AS message
 FROM failed f

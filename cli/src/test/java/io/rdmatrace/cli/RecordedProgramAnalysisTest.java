@@ -208,7 +208,7 @@ class RecordedProgramAnalysisTest {
                     .noneMatch(f -> f.ruleId().equals("cq-undersized"));
             assertThat(result.findings()).filteredOn(f -> f.ruleId().equals("program-failed")).extracting(Finding::message)
                     .singleElement().asString().startsWith("ib_read_lat on a exited 1")
-                    .endsWith("; another host failed first: b's ibv_modify_qp (EINVAL), and this program gave up without its peer");
+                    .endsWith("; its peer failed first: b's ibv_modify_qp (EINVAL), and this program gave up without its peer");
         }
     }
 

@@ -416,7 +416,7 @@ class FaultCaptureTest {
         c.b().exited(1);
         assertThat(Analysis.rows(Analysis.run(c), "program-failed")).singleElement().asString()
                 .startsWith("host-b|-|")
-                .endsWith("; another host failed first: host-a's ibv_modify_qp (EINVAL), and this program gave up without its peer");
+                .endsWith("; its peer failed first: host-a's ibv_modify_qp (EINVAL), and this program gave up without its peer");
     }
 
     /** An exit status with a failed verbs call is verb-failed's to explain; exit 0 is no finding. */
