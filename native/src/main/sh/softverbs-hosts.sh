@@ -71,7 +71,8 @@ lib="${lib:-$(readlink -f "$here/../../../target/classes/io/rdmatrace/native/lin
     || die 2 "no softverbs build in '$lib' (make -C native softverbs, or --lib DIR)"
 command -v ip >/dev/null || die 2 "the ip command is missing (apt-get install iproute2)"
 
-id="$$$(printf '%02d' $((RANDOM % 100)))"; id="${id: -7}"
+# unique among concurrent runs: pid and a random pair of digits, 7 digits (veth names: IFNAMSIZ 16)
+printf -v id '%07d' $((($$ * 100 + RANDOM % 100) % 10000000))
 ns_a="svh$id-a" ns_b="svh$id-b" if_a="svh${id}a" if_b="svh${id}b"
 work="$(mktemp -d "${TMPDIR:-/tmp}/softverbs-hosts.XXXXXX")" || exit 3
 keep_logs=1

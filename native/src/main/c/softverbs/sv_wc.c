@@ -38,6 +38,11 @@ void sv_qp_complete_send(struct sv_qp *qp, const struct sv_send_wqe *wqe, enum i
     sv_cq_push(qp->scq, &wc, false);
 }
 
+/* A receive with a GRH reports its RoCE packet type in sl as mlx5 does (L3 header type, 2 = IPv4):
+ * UCX's ud_verbs reads it to know that the GRH holds an IPv4 header and its DGID check compares
+ * only the IPv4 destination; with 0 (an IB GRH) it drops every packet as addressed elsewhere. */
+#define SV_WC_SL_ROCE_IPV4 2
+
 bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st, enum ibv_wc_opcode op,
                          uint32_t byte_len, uint32_t imm_be, unsigned int wc_flags, uint32_t src_qp,
                          bool solicited)
@@ -45,7 +50,7 @@ bool sv_qp_complete_recv(struct sv_qp *qp, uint64_t wr_id, enum ibv_wc_status st
     struct ibv_wc wc = {
         .wr_id = wr_id, .status = st, .opcode = op, .vendor_err = vendor_err(qp, st),
         .byte_len = byte_len, .imm_data = imm_be, .qp_num = qp->ibqp.qp_num, .src_qp = src_qp,
-        .wc_flags = wc_flags,
+        .wc_flags = wc_flags, .sl = (wc_flags & IBV_WC_GRH) ? SV_WC_SL_ROCE_IPV4 : 0,
     };
     return sv_cq_push(qp->rcq, &wc, solicited);
 }
