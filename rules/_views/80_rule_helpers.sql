@@ -201,8 +201,8 @@ WHERE t.qp_type_name IN (SELECT DISTINCT qp_type FROM qp_transition);
 
 -- _failed_calls: every failed verbs call verb-failed reports (control path and data path), with the
 -- fields it explains them by; a plain view, so its gate (`when`) costs a short query, not a table.
--- Not failures: the TC02 illegal-transition probe's calls, and ENODATA from ibv_query_gid(_ex) on an
--- empty GID table slot.
+-- Not failures: the TC02 illegal-transition probe's calls, ENODATA from ibv_query_gid(_ex) on an
+-- empty GID table slot, and EAGAIN from reading an empty non-blocking event channel.
 CREATE VIEW _failed_calls AS
 SELECT host, seq, verb, handle, qp_num, errno, errno_name, ret, in_attr_mask, in_access, in_cqe,
        in_max_send_wr, in_max_recv_wr, in_max_send_sge, in_max_recv_sge, in_num_sge, in_qp_type,
@@ -211,6 +211,8 @@ FROM _ctl c
 WHERE NOT ok AND NOT EXISTS (SELECT 1 FROM _probe_calls p WHERE p.host = c.host AND p.seq = c.seq)
   -- enumerating the GID table: an empty slot answers ENODATA, which is not a failure
   AND NOT (verb IN ('ibv_query_gid', 'ibv_query_gid_ex') AND errno = 61)
+  -- a non-blocking event channel with nothing to read answers EAGAIN (UCX polls its channels so)
+  AND NOT (verb IN ('ibv_get_cq_event', 'ibv_get_async_event', 'rdma_get_cm_event') AND errno = 11)
 UNION ALL
 SELECT d.host, d.seq, v.name, d.handle, coalesce(d.qp_num, q.qp_num), d.err::INTEGER, errno_name(d.err), d.ret,
        NULL, NULL, NULL, NULL, NULL, NULL, NULL, CASE WHEN d.verb = 22 THEN NULL ELSE d.count1 END,

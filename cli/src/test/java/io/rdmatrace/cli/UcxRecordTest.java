@@ -1,0 +1,79 @@
+package io.rdmatrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmatrace.trace.CallEvent;
+import io.rdmatrace.trace.ReadOutcome;
+import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.Verb;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * UCX (Debian's ucx-utils) between two softverbs hosts in network namespaces: ucx_perftest over
+ * rc_verbs and ud_verbs bare, then under `rdmatrace record` on both hosts, the recording read clean
+ * and analyzed with its RC connection paired and no error. About 40 s at load 15.
+ */
+class UcxRecordTest {
+    private static final int PORT = 13337;
+    /** ucx_perftest's last line: "Final: ITERATIONS p50 average overall ...". */
+    private static final Pattern FINAL = Pattern.compile("(?m)^Final:\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)");
+
+    @Test
+    void perftest_rcAndUd_bare_thenRecordedOnBothHosts_pairedAndClean(@TempDir Path work) throws Exception {
+        InstalledPrograms.require("ucx_perftest");
+        String rcV = "UCX_TLS=rc_v UCX_NET_DEVICES=$SV_DEVICE:1 ";
+        String ud = "UCX_TLS=ud_verbs UCX_NET_DEVICES=$SV_DEVICE:1 ";
+        String server = "ucx_perftest -p " + PORT;
+        String client = "ucx_perftest -p " + PORT + " $SV_PEER ";
+
+        // bare: tag matching latency over RC (UD for the wire-up), the same over UD alone, RMA put bandwidth over RC
+        for (String[] run : new String[][] {{rcV, "-t tag_lat -n 1000"}, {ud, "-t tag_lat -n 1000"},
+                {rcV, "-t ucp_put_bw -s 65536 -n 200"}}) {
+            NamespaceHosts.Run bare = NamespaceHosts.run(work.resolve("bare" + run[1].hashCode()), PORT, 90,
+                    run[0] + server, run[0] + client + run[1]);
+            assertThat(bare.exit()).as(bare.describe()).isZero();
+            assertThat(iterations(bare.b())).as(bare.describe()).isEqualTo(Integer.parseInt(run[1].replaceAll(".*-n ", "")));
+        }
+
+        // recorded on both hosts: the same RC tag latency run, each host's trace in trace/<host>
+        Path out = work.resolve("trace");
+        String recordA = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "a", "--"));
+        String recordB = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "b", "--"));
+        NamespaceHosts.Run recorded = NamespaceHosts.run(work.resolve("recorded"), PORT, 150,
+                rcV + recordA + " " + server, rcV + recordB + " " + client + "-t tag_lat -n 1000");
+        assertThat(recorded.exit()).as(recorded.describe()).isZero();
+        assertThat(iterations(recorded.b())).as(recorded.describe()).isEqualTo(1000);
+
+        for (String host : List.of("a", "b")) {
+            TraceReader.Result r = TraceReader.readAll(out.resolve(host));
+            assertThat(r.outcome().status()).as("host %s's trace", host).isEqualTo(ReadOutcome.Status.CLEAN);
+            // UCX's own verbs: its QPs brought up, the UD wire-up's address handles
+            List<CallEvent> creates = calls(r.events(), Verb.IBV_CREATE_QP);
+            assertThat(creates).as("host %s creates its QPs with ibv_create_qp", host).isNotEmpty();
+            assertThat(calls(r.events(), Verb.IBV_MODIFY_QP)).as(host).isNotEmpty();
+            assertThat(calls(r.events(), Verb.IBV_CREATE_AH)).as("host %s's UD wire-up", host).isNotEmpty();
+        }
+
+        StringWriter report = new StringWriter();
+        int exit = Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(report.toString()).as(report.toString()).contains("matched by dest_qp_num").contains("0 error(s)");
+        assertThat(exit).as(report.toString()).isZero();
+    }
+
+    private static int iterations(String perftestOutput) {
+        Matcher m = FINAL.matcher(perftestOutput);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    private static List<CallEvent> calls(List<TraceEvent> events, Verb verb) {
+        return events.stream().filter(e -> e instanceof CallEvent c && c.verb() == verb).map(e -> (CallEvent) e).toList();
+    }
+}
