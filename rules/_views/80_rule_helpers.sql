@@ -186,6 +186,27 @@ SELECT host, handle, qp_num, av_seq, coalesce(gid_seq, 0) AS gid_seq, sgid_index
 FROM source
 WHERE (gid IS NULL OR ((link_local OR gid_type <> 2) AND has_v2)) AND coalesce(link_layer, 2) = 2;
 
+-- _bad_ah_sgid: address handles (ibv_create_ah, for UD sends) that source packets from such a GID,
+-- judged as _bad_sgid judges QPs' address vectors, one row per host and GID index (UCX's ud_verbs
+-- addresses every peer with one AH per endpoint, from UCX_IB_GID_INDEX).
+CREATE TABLE _bad_ah_sgid AS
+WITH ah AS (
+    SELECT c.host, c.seq, c.in_sgid_index AS sgid_index, coalesce(c.in_ah_port_num, 1) AS port_num, p.link_layer
+    FROM _ctl c
+    LEFT JOIN _port_info p ON p.host = c.host AND p.port_num = coalesce(c.in_ah_port_num, 1)
+    WHERE c.verb = 'ibv_create_ah' AND c.ok AND coalesce(c.in_is_global, false) AND c.in_sgid_index IS NOT NULL),
+source AS (
+    SELECT ah.*, g.gid, g.gid_type, g.gid_type_name, g.link_local, g.seq AS gid_seq,
+           EXISTS (SELECT 1 FROM gids g2 WHERE g2.host = ah.host AND g2.gid_type = 2 AND NOT g2.link_local) AS has_v2
+    FROM ah
+    LEFT JOIN gids g ON g.host = ah.host AND g.port_num = ah.port_num AND g.gid_index = ah.sgid_index
+    WHERE EXISTS (SELECT 1 FROM gids g3 WHERE g3.host = ah.host))
+SELECT host, sgid_index, min(seq) AS av_seq, count(*) AS n, coalesce(min(gid_seq), 0) AS gid_seq,
+       any_value(gid) AS gid, any_value(gid_type_name) AS gid_type_name, bool_or(link_local) AS link_local
+FROM source
+WHERE (gid IS NULL OR ((link_local OR gid_type <> 2) AND has_v2)) AND coalesce(link_layer, 2) = 2
+GROUP BY host, sgid_index;
+
 -- _modify_check: each QP-state modify checked against the transition table for its QP type.
 CREATE TABLE _modify_check AS
 SELECT t.*,

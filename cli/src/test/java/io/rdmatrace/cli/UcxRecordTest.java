@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * UCX (Debian's ucx-utils) between two softverbs hosts in network namespaces: ucx_perftest over
  * rc_verbs and ud_verbs bare, then under `rdmatrace record` on both hosts, the recording read clean
- * and analyzed with its RC connection paired and no error. About 40 s at load 15.
+ * and analyzed with its RC connection paired and no error; UCX_IB_GID_INDEX at the link-local GID on
+ * one host is diagnosed (gid-index) on that host.
  */
 class UcxRecordTest {
     private static final int PORT = 13337;
@@ -66,6 +67,26 @@ class UcxRecordTest {
         int exit = Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
         assertThat(report.toString()).as(report.toString()).contains("matched by dest_qp_num").contains("0 error(s)");
         assertThat(exit).as(report.toString()).isZero();
+    }
+
+    @Test
+    void gidIndexAtTheLinkLocalGid_onOneHost_isDiagnosedOnThatHost(@TempDir Path work) throws Exception {
+        InstalledPrograms.require("ucx_perftest");
+        // host b's UCX sources its packets from GID index 0, the link-local fe80:: RoCE v1 entry
+        String env = "UCX_TLS=rc_v UCX_NET_DEVICES=$SV_DEVICE:1 ";
+        Path out = work.resolve("trace");
+        String recordA = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "a", "--"));
+        String recordB = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "b", "--"));
+        NamespaceHosts.Run run = NamespaceHosts.run(work.resolve("hosts"), PORT, 150, env + recordA + " ucx_perftest -p " + PORT,
+                "UCX_IB_GID_INDEX=0 " + env + recordB + " ucx_perftest -p " + PORT + " $SV_PEER -t tag_lat -n 100");
+        assertThat(run.exit()).as("UCX's wire-up times out: " + run.describe()).isEqualTo(1);
+        assertThat(iterations(run.b())).as(run.describe()).isEqualTo(-1);
+
+        StringWriter report = new StringWriter();
+        Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(report.toString()).as(report.toString())
+                .containsPattern("b addresses its UD peers \\(\\d+ ibv_create_ah\\) from GID index 0, the link-local GID fe80:")
+                .doesNotContain("a addresses its UD peers");
     }
 
     private static int iterations(String perftestOutput) {
