@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A softverbs device bound to a network interface (NAME@IFNAME), in the two namespace hosts of
  * softverbs-hosts.sh: its GID table and ndev_ifindex as ibv_query_gid_ex returns them to an unmodified
  * client (pyverbs), the sysfs facts UCX reads, the rdma_cm mapping of any address the interface carries,
- * and the helper cleaning up its namespaces and processes however it ends. About 15 s.
+ * UCX's and libfabric's verbs transports offered on it, and the helper cleaning up its namespaces and
+ * processes however it ends. About 20 s.
  */
 class InterfaceDeviceTest {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
@@ -113,6 +114,23 @@ class InterfaceDeviceTest {
         assertThat(run.exit()).as(run.describe()).isZero();
         assertThat(run.b()).as(run.describe()).contains("ping data: rdma-ping-2");
         assertThat(run.a()).as(run.describe()).contains("server DISCONNECT EVENT");
+    }
+
+    @Test
+    void ucxAndLibfabric_offerTheirVerbsTransports_onTheDevice(@TempDir Path work) {
+        TwoHosts.assumeNamespaces(work);
+        Path ucxInfo = SoftverbsEnv.requireTool("ucx_info", "ucx-utils");
+        Path fiInfo = SoftverbsEnv.requireTool("fi_info", "libfabric-bin");
+        // what each library offers once it has looked at the device (sysfs, GIDs, the CM's address map)
+        String a = ucxInfo + " -d | grep -E 'Transport|Device'; " + fiInfo + " -p verbs -n $SV_IP | grep -E 'provider|domain|type'";
+        TwoHosts.Run run = TwoHosts.run(work, List.of("--timeout", "60"), a, "true", DEADLINE);
+        assertThat(run.exit()).as(run.describe()).isZero();
+        String out = run.a().replaceAll("[ \t]+", " ");
+        assertThat(out).as(run.describe()).contains("Transport: rc_verbs\n# Device: sv_a:1")
+                .contains("Transport: ud_verbs\n# Device: sv_a:1")
+                .contains("provider: verbs\n domain: sv_a\n type: FI_EP_MSG")
+                .contains("provider: verbs;ofi_rxm\n domain: sv_a\n type: FI_EP_RDM")
+                .doesNotContain("rc_mlx5");
     }
 
     @Test
