@@ -2,6 +2,7 @@ package io.rdmatrace.cli;
 
 import io.rdmatrace.capture.program.ProgramRecording;
 import io.rdmatrace.capture.program.RecordedTrace;
+import io.rdmatrace.capture.program.TraceWarmUp;
 import io.rdmatrace.trace.TraceException;
 import io.rdmatrace.trace.TraceLayout;
 import io.rdmatrace.verbs.QuitSignal;
@@ -80,7 +81,7 @@ final class RecordCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        Thread warmUp = ProgramRecording.warmUp();
+        TraceWarmUp warmUp = ProgramRecording.warmUp();
         if (!dataPath.equals("full") && !dataPath.equals("summary")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "rdmatrace record: --data-path is full or summary, not '" + dataPath + "'");
@@ -105,6 +106,7 @@ final class RecordCommand implements Callable<Integer> {
             }
             err.println("rdmatrace record: " + why.get() + "; running it unrecorded (--best-effort)");
             err.flush();
+            warmUp.finish(0);   // nothing will be recorded: not beside the program
             return runUnrecorded(grace);
         }
         String host = hostId != null ? hostId : CaptureCommand.HostName.local();
@@ -126,7 +128,7 @@ final class RecordCommand implements Callable<Integer> {
                 err.flush();
             });
             // the program runs after the JVM's start-up, not beside it (a bounded wait: best effort)
-            warmUp.join(WARM_UP_WAIT_MILLIS);
+            warmUp.finish(WARM_UP_WAIT_MILLIS);
             Process process = QuitSignal.startUnblocked(pb);
             ProgramRecording.Result result;
             int signal;

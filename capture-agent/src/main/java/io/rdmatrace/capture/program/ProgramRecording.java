@@ -86,10 +86,10 @@ public final class ProgramRecording {
     }
 
     /**
-     * Starts Chronicle Queue on a thread of its own ({@link TraceWarmUp}); join the thread before
-     * starting the program, so its run does not share the CPUs with the JVM's start-up.
+     * Starts Chronicle Queue on a thread of its own ({@link TraceWarmUp}); {@link TraceWarmUp#finish}
+     * it before starting the program, so its run does not share the CPUs with the JVM's start-up.
      */
-    public static Thread warmUp() {
+    public static TraceWarmUp warmUp() {
         return TraceWarmUp.start();
     }
 

@@ -54,18 +54,19 @@ final class ProgramTrace {
      * Most bytes of ring records kept undecoded. Decoding and writing an event costs the JVM a few
      * microseconds of CPU; done while the program runs, on a machine whose cores the program keeps
      * busy, every drain pass took the CPU from it (recorded ibv_rc_pingpong 2-5x slower than bare).
-     * Copying a record out of the ring costs a tenth of that. 64 MiB holds about 200,000 data-path
-     * calls: a short program's whole run; a longer one is written in batches as it goes.
+     * Copying a pass's records out of the ring costs far less (their bytes, no object per record).
+     * 64 MiB holds about 400,000 data-path calls: a short program's whole run.
      */
     static final long DEFER_BYTES = 64L << 20;
     /**
-     * Longest time a copied call waits undecoded: the trace is a flight recorder, so what the
-     * program did must be on disk (readable by another process, kept if record is killed) within
-     * about a second. Decoding a half-second batch at once keeps the caches warm for it (a 2 ms
-     * pass found them cold: 8-10 us per event instead of 2.4), and runs at the drain's lowered priority.
+     * Longest time a copied call waits undecoded while the program keeps calling: the trace is a
+     * flight recorder, so what the program did must be on disk (readable by another process, kept
+     * if record is killed) within about a second. A program that pauses (a pass finds its ring
+     * empty: it waits, or hangs) has everything decoded at once. Decoding a batch at once keeps the
+     * caches warm for it (a 2 ms pass found them cold: 8-10 us per event instead of 2.4), and runs
+     * at the drain's lowered priority.
      */
     static final long FLUSH_NANOS = flushNanos(System.getenv("RDMATRACE_FLUSH_MS"));
-    private long lastFlush = System.nanoTime();
 
     /** 0.5 s; RDMATRACE_FLUSH_MS=N (1 ms to 1 h) changes it, to measure what writing during the run costs. */
     static long flushNanos(String millis) {
@@ -76,7 +77,12 @@ final class ProgramTrace {
             return 500_000_000L;
         }
     }
-    private final ArrayDeque<RingReader.Call> deferred = new ArrayDeque<>();
+
+    /** A pass's records, and when they were copied. */
+    private record Copied(RingReader.Pass pass, long copiedNanos) {
+    }
+
+    private final ArrayDeque<Copied> deferred = new ArrayDeque<>();
     private long deferredBytes;
     /** This process's host id, taken when it first opened a device. */
     private String hostId;
@@ -129,49 +135,45 @@ final class ProgramTrace {
 
     /**
      * Empties the ring of what the program recorded since the last call; true when there was
-     * something. The calls are kept in memory and decoded and written in batches, at least every
-     * {@link #FLUSH_NANOS}, oldest first once more than {@link #DEFER_BYTES} is kept, and by {@link #finish}.
+     * something. The records are kept as copied and decoded and written in batches: when the
+     * program pauses (this pass found nothing new), when the oldest has waited {@link #FLUSH_NANOS},
+     * oldest first once more than {@link #DEFER_BYTES} is kept, and by {@link #finish}.
      */
     boolean drain() throws IOException, TraceException {
-        List<RingReader.Call> calls = reader.drain();
+        RingReader.Pass pass = reader.copy(hostId == null);
         if (writeFailure != null) {
-            return !calls.isEmpty(); // emptied so the program's ring keeps room; nothing more is written
+            return !pass.isEmpty(); // emptied so the program's ring keeps room; nothing more is written
         }
         if (creating != null && creating.isDone()) {
             created();
         }
-        for (RingReader.Call call : calls) {
-            if (hostId == null && call.first().kind() == RingLayout.Kind.DEVICE_INFO) {
+        long now = System.nanoTime();
+        if (!pass.isEmpty()) {
+            if (hostId == null && pass.deviceInfo()) {
                 hostId = folders.hostIdFor(reader.ring().pid());   // in the order the processes opened a device
             }
-            deferred.add(call);
-            deferredBytes += bytes(call);
+            deferred.add(new Copied(pass, now));
+            deferredBytes += pass.bytes();
         }
         while (deferredBytes > DEFER_BYTES) {
             takeDeferred();
         }
-        long now = System.nanoTime();
-        if (now - lastFlush >= FLUSH_NANOS) {
-            lastFlush = now;
+        // the trace itself is created by the first decode: a program that opens its device and goes
+        // straight to its data path does not share the CPUs with Chronicle's set-up either
+        if (!deferred.isEmpty() && (pass.isEmpty() || now - deferred.peek().copiedNanos() >= FLUSH_NANOS)) {
             while (!deferred.isEmpty()) {
                 takeDeferred();
             }
         }
-        return !calls.isEmpty();
-    }
-
-    private static long bytes(RingReader.Call call) {
-        long b = 0;
-        for (RingRecord r : call.records()) {
-            b += r.slotCount() * 8L + 64;   // the copy and its objects
-        }
-        return b;
+        return !pass.isEmpty();
     }
 
     private void takeDeferred() throws TraceException {
-        RingReader.Call call = deferred.poll();
-        deferredBytes -= bytes(call);
-        take(call);
+        Copied c = deferred.poll();
+        deferredBytes -= c.pass().bytes();
+        for (RingReader.Call call : reader.parse(c.pass())) {
+            take(call);
+        }
     }
 
     private void take(RingReader.Call call) throws TraceException {

@@ -20,14 +20,14 @@ import java.util.List;
 final class RingFile implements AutoCloseable {
     static final long MAGIC = 0x31474e4952525452L;
     static final int VERSION = 1;
-    private static final int HEADER_BYTES = 24576;
-    private static final int SUB_CONTROL = 192;
-    private static final int OFF_VERSION = 8;
-    private static final int OFF_SUBRINGS = 12;
-    private static final int OFF_SUB_SLOTS = 16;
-    private static final int OFF_SUB_OFFSET = 24;
-    private static final int OFF_SUB_STRIDE = 32;
-    private static final int OFF_PID = 40;
+    static final int HEADER_BYTES = 24576;
+    static final int SUB_CONTROL = 192;
+    static final int OFF_VERSION = 8;
+    static final int OFF_SUBRINGS = 12;
+    static final int OFF_SUB_SLOTS = 16;
+    static final int OFF_SUB_OFFSET = 24;
+    static final int OFF_SUB_STRIDE = 32;
+    static final int OFF_PID = 40;
     private static final int OFF_DROPPED = 48;
     private static final int OFF_CLOSED = 56;
     private static final int OFF_REFUSED = 64;
@@ -35,10 +35,10 @@ final class RingFile implements AutoCloseable {
     private static final int OFF_REAL_LIB = 128;
     private static final int OFF_CMDLINE = 640;
     private static final int OFF_ENV = 4736;
-    private static final int OFF_NAMES = 12928;
+    static final int OFF_NAMES = 12928;
     private static final int CMDLINE_BYTES = 4096;
     private static final int ENV_BYTES = 8192;
-    private static final int NAMES_BYTES = 8192;
+    static final int NAMES_BYTES = 8192;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final Path path;

@@ -2,14 +2,19 @@ package io.rdmatrace.capture.program;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Takes what the program's threads have written since the last drain: every sub-ring up to its
- * published head, records of one call (a long chain flagged MORE) grouped together, all calls
- * ordered by their start time. Advances each sub-ring's tail once its records are copied out.
+ * Takes what the program's threads have written since the last drain, in two steps. {@link #copy}
+ * runs while the program does: it copies each sub-ring's published records out in one or two
+ * array copies and advances the tail; nothing per record (a pass beside a busy program must cost
+ * it next to nothing, and runs interpreted at first: a walk over a fresh JVM's first passes took
+ * most of a core). {@link #parse} runs when the drain decodes: it walks a pass's bytes record by
+ * record, turns them into calls, records of one call (a long chain flagged MORE, possibly split
+ * across passes) grouped together, the pass's calls ordered by start time.
  */
 final class RingReader {
     /** One call: its first record and any continuation records. */
@@ -19,12 +24,32 @@ final class RingReader {
         }
     }
 
+    /** What one sub-ring held at one pass, from ring slot {@code startSlot} on, in ring order. */
+    record Chunk(int subring, long startSlot, byte[] bytes) {
+    }
+
+    /**
+     * What one pass copied.
+     *
+     * @param deviceInfo a DEVICE_INFO record is among them (the program opened a device); only
+     *                   looked for when {@link #copy} is asked to
+     */
+    record Pass(List<Chunk> chunks, long bytes, boolean deviceInfo) {
+        boolean isEmpty() {
+            return chunks.isEmpty();
+        }
+    }
+
+    private static final Pass EMPTY = new Pass(List.of(), 0, false);
+
     private final RingFile ring;
+    private final long ringSlots;
     private final List<List<RingRecord>> partial = new ArrayList<>();
     private long corruptRecords;
 
     RingReader(RingFile ring) {
         this.ring = ring;
+        this.ringSlots = ring.slotMask() + 1;
         for (int i = 0; i < ring.subrings(); i++) {
             partial.add(new ArrayList<>());
         }
@@ -34,13 +59,20 @@ final class RingReader {
         return ring;
     }
 
-    /** Records that could not be decoded (an unknown kind or a bad length): the rest of that sub-ring is skipped. */
+    /** Records that could not be decoded (an unknown kind or a bad length): the rest of that pass's sub-ring is skipped. */
     long corruptRecords() {
         return corruptRecords;
     }
 
-    List<Call> drain() throws IOException {
-        List<Call> calls = new ArrayList<>();
+    /**
+     * Copies out what the sub-rings hold and frees their room.
+     *
+     * @param findDeviceInfo look for a DEVICE_INFO record (a walk over the record headers)
+     */
+    Pass copy(boolean findDeviceInfo) throws IOException {
+        List<Chunk> chunks = null;
+        long total = 0;
+        boolean deviceInfo = false;
         long mask = ring.slotMask();
         for (int i = 0; i < ring.subrings(); i++) {
             ByteBuffer sub = ring.sub(i);
@@ -49,32 +81,82 @@ final class RingReader {
             }
             long head = RingFile.head(sub);
             long tail = RingFile.tail(sub);
-            List<RingRecord> open = partial.get(i);
-            while (tail < head) {
-                long pos = tail & mask;
-                long word = RingFile.slotWord(sub, pos);
-                int code = (int) (word & 0xffff);
-                int flags = (int) ((word >>> 16) & 0xffff);
-                long len = word >>> 32;
-                if (len == 0 || len > head - tail || pos + len > mask + 1) {
+            if (head <= tail) {
+                continue;
+            }
+            long slots = Math.min(head - tail, ringSlots);   // more than the ring holds: a corrupt head
+            byte[] bytes = new byte[Math.toIntExact(slots * 8)];
+            long start = tail & mask;
+            int first = Math.toIntExact(Math.min(slots, ringSlots - start) * 8);
+            sub.get(RingFile.slotByteOffset(start), bytes, 0, first);
+            if (first < bytes.length) {   // the run wraps: the rest starts at slot 0
+                sub.get(RingFile.slotByteOffset(0), bytes, first, bytes.length - first);
+            }
+            RingFile.setTail(sub, head);
+            Chunk c = new Chunk(i, start, bytes);
+            deviceInfo |= findDeviceInfo && holdsDeviceInfo(c);
+            if (chunks == null) {
+                chunks = new ArrayList<>();
+            }
+            chunks.add(c);
+            total += bytes.length;
+        }
+        return chunks == null ? EMPTY : new Pass(chunks, total, deviceInfo);
+    }
+
+    private boolean holdsDeviceInfo(Chunk c) {
+        ByteBuffer b = ByteBuffer.wrap(c.bytes()).order(ByteOrder.nativeOrder());
+        for (int at = 0; at < c.bytes().length; ) {
+            long word = b.getLong(at);
+            int len = recordSlots(c, at, word);
+            if (len < 0) {
+                return false;
+            }
+            if ((word & 0xffff) == RingLayout.Kind.DEVICE_INFO.ordinal()) {
+                return true;
+            }
+            at += len * 8;
+        }
+        return false;
+    }
+
+    /** The length in slots of the record at byte {@code at} of a chunk, or -1 if its header cannot be one. */
+    private int recordSlots(Chunk c, int at, long word) {
+        long len = word >>> 32;
+        long pos = (c.startSlot() + at / 8) % ringSlots;
+        if (len == 0 || len > (c.bytes().length - at) / 8 || pos + len > ringSlots) {
+            return -1;   // the tracer never writes a record across the ring's end
+        }
+        return (int) len;
+    }
+
+    /** The calls of a pass, ordered by start time; continuations wait for the rest of their call. */
+    List<Call> parse(Pass pass) {
+        List<Call> calls = new ArrayList<>();
+        for (Chunk c : pass.chunks()) {
+            List<RingRecord> open = partial.get(c.subring());
+            ByteBuffer b = ByteBuffer.wrap(c.bytes()).order(ByteOrder.nativeOrder());
+            for (int at = 0; at < c.bytes().length; ) {
+                long word = b.getLong(at);
+                int len = recordSlots(c, at, word);
+                if (len < 0) {
                     corruptRecords++;
-                    tail = head;   // cannot find the next record: give up on what is there
-                    break;
+                    break;   // cannot find the next record: give up on what is there
                 }
-                RingLayout.Kind kind = RingLayout.Kind.of(code);
+                RingLayout.Kind kind = RingLayout.Kind.of((int) (word & 0xffff));
                 if (kind == null) {
                     corruptRecords++;
                 } else if (kind != RingLayout.Kind.PAD) {
-                    RingRecord r = RingRecord.copyOf(sub, RingFile.slotByteOffset(pos), (int) len, kind, flags);
+                    RingRecord r = new RingRecord(kind, (int) ((word >>> 16) & 0xffff),
+                            b.slice(at, len * 8).order(ByteOrder.nativeOrder()));
                     open.add(r);
                     if (!r.more()) {
                         calls.add(new Call(List.copyOf(open)));
                         open.clear();
                     }
                 }
-                tail += len;
+                at += len * 8;
             }
-            RingFile.setTail(sub, tail);
         }
         calls.sort(Comparator.comparingLong(c -> c.first().monoNanos()));
         return calls;

@@ -1,7 +1,6 @@
 package io.rdmatrace.capture.program;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -11,12 +10,6 @@ import java.nio.charset.StandardCharsets;
 record RingRecord(RingLayout.Kind kind, int flags, ByteBuffer slots) {
     static final int STATUS = RingLayout.Header.values().length;
     static final int PAYLOAD = STATUS + io.rdmatrace.verbs.Slots.Status.values().length;
-
-    static RingRecord copyOf(ByteBuffer ring, int byteOffset, int nslots, RingLayout.Kind kind, int flags) {
-        ByteBuffer copy = ByteBuffer.allocate(nslots * 8).order(ByteOrder.nativeOrder());
-        copy.put(0, ring, byteOffset, nslots * 8);
-        return new RingRecord(kind, flags, copy);
-    }
 
     long slot(int i) {
         return slots.getLong(i * 8);
