@@ -227,6 +227,70 @@ static void test_busy_and_mr(struct ibv_context *ctx)
     CHECK_EQ(ibv_dealloc_pd(pd), 0);
 }
 
+/* ibv_import_device on a dup of a context's command fd, as uverbs: a second context sharing the
+ * first one's objects; ibv_import_pd/ibv_import_mr by handle; the original closing first. */
+static void test_import(const char *spec)
+{
+    struct ibv_context *ctx = sv_test_open(spec, "ctl");
+    CHECK(ctx != NULL && ctx->cmd_fd >= 0);
+    if (!ctx)
+        return;
+    struct ibv_pd *pd = ibv_alloc_pd(ctx);
+    static char buf[8192] __attribute__((aligned(4096)));
+    struct ibv_mr *mr = ibv_reg_mr(pd, buf, sizeof buf, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    CHECK(pd != NULL && mr != NULL);
+    int fd = dup(ctx->cmd_fd);
+    struct ibv_context *imp = ibv_import_device(fd);
+    CHECK(imp != NULL && imp != ctx);
+    if (!imp)
+        return;
+    CHECK_EQ(imp->cmd_fd, fd);
+    CHECK(imp->device == ctx->device);
+    struct ibv_device_attr da;
+    CHECK_EQ(ibv_query_device(imp, &da), 0);
+    struct ibv_pd *ipd = ibv_import_pd(imp, pd->handle);
+    CHECK(ipd != NULL && ipd != pd && ipd->handle == pd->handle && ipd->context == imp);
+    struct ibv_mr *imr = ipd ? ibv_import_mr(ipd, mr->handle) : NULL;
+    CHECK(imr != NULL && imr->lkey == mr->lkey && imr->rkey == mr->rkey && imr->length == mr->length);
+    CHECK(imr && imr->addr == NULL);                     /* the kernel's query of an MR has no address */
+    /* objects of the imported context and PD mix with the original's, and the PD counts them */
+    struct ibv_cq *cq = ibv_create_cq(imp, 4, NULL, NULL, 0);
+    struct ibv_qp_init_attr init = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+                                    .cap = {.max_send_wr = 1, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1}};
+    struct ibv_qp *qp = ipd ? ibv_create_qp(ipd, &init) : NULL;
+    CHECK(cq != NULL && qp != NULL);
+    CHECK_EQ(ibv_dealloc_pd(pd), EBUSY);
+    struct ibv_qp_attr ia = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qp_access_flags = IBV_ACCESS_REMOTE_WRITE};
+    CHECK_EQ(ibv_modify_qp(qp, &ia, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
+    struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = 64, .lkey = imr ? imr->lkey : 0};
+    struct ibv_recv_wr wr = {.sg_list = &sge, .num_sge = 1}, *bad = NULL;
+    CHECK_EQ(ibv_post_recv(qp, &wr, &bad), 0);          /* the imported MR's key in the imported PD's QP */
+    /* refused: a pipe is no context's fd, a handle no PD or MR has */
+    int p[2];
+    CHECK_EQ(pipe(p), 0);
+    errno = 0;
+    CHECK(ibv_import_device(p[0]) == NULL && errno == EINVAL);
+    close(p[0]);
+    close(p[1]);
+    CHECK(ibv_import_device(-1) == NULL && errno == EINVAL);
+    CHECK(ibv_import_pd(imp, 0x7fffffff) == NULL && errno == EINVAL);
+    CHECK(ipd && ibv_import_mr(ipd, 0x7fffffff) == NULL && errno == EINVAL);
+    CHECK_EQ(ibv_destroy_qp(qp), 0);
+    ibv_unimport_mr(imr);
+    ibv_unimport_pd(ipd);
+    CHECK_EQ(ibv_dereg_mr(mr), 0);
+    CHECK_EQ(ibv_dealloc_pd(pd), 0);
+    /* the original closes first: the imported context still works, and closing it ends both */
+    CHECK_EQ(ibv_close_device(ctx), 0);
+    CHECK_EQ(ibv_close_device(ctx), EINVAL);            /* closed once already */
+    struct ibv_pd *late = ibv_alloc_pd(imp);
+    CHECK(late != NULL);
+    CHECK_EQ(ibv_dealloc_pd(late), 0);
+    CHECK_EQ(ibv_destroy_cq(cq), 0);
+    CHECK_EQ(ibv_close_device(imp), 0);
+    CHECK_EQ(fcntl(fd, F_GETFD), -1);                    /* the imported context closed the fd it owned */
+}
+
 int main(void)
 {
     sv_test_ip(ip1, sizeof ip1, 1);
@@ -251,6 +315,7 @@ int main(void)
     CHECK_EQ(ibv_dealloc_pd(pd), 0);
     CHECK_EQ(ibv_close_device(ctx), 0);
     test_open_conflict();
+    test_import(spec);
     CHECK(!strcmp(ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), "transport retry counter exceeded"));
     CHECK(!strcmp(ibv_wc_status_str(IBV_WC_WR_FLUSH_ERR), "Work Request Flushed Error"));
     CHECK(!strcmp(ibv_event_type_str(IBV_EVENT_COMM_EST), "communication established"));

@@ -77,32 +77,6 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_
     return 1;   /* packets are placed in PSN order */
 }
 
-struct ibv_context *ibv_import_device(int cmd_fd)
-{
-    errno = EOPNOTSUPP;   /* there is no uverbs fd to share */
-    return NULL;
-}
-
-struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
-{
-    errno = EOPNOTSUPP;
-    return NULL;
-}
-
-void ibv_unimport_pd(struct ibv_pd *pd)
-{
-}
-
-struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
-{
-    errno = EOPNOTSUPP;
-    return NULL;
-}
-
-void ibv_unimport_mr(struct ibv_mr *mr)
-{
-}
-
 struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)
 {
     errno = EOPNOTSUPP;

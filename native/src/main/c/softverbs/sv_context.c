@@ -8,9 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sv_loc.h"
+
+/* The open contexts, for ibv_import_device: a process's uverbs files, as the kernel knows them. */
+static pthread_mutex_t g_reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sv_context *g_reg;
 
 
 struct sv_context *sv_ctx_checked(struct ibv_context *ibctx)
@@ -18,7 +24,57 @@ struct sv_context *sv_ctx_checked(struct ibv_context *ibctx)
     if (!ibctx)
         return NULL;
     struct sv_context *ctx = sv_ctx(ibctx);
+    if (ctx->magic == SV_CONTEXT_IMPORT_MAGIC)
+        ctx = ctx->import_of;
     return ctx->magic == SV_CONTEXT_MAGIC ? ctx : NULL;
+}
+
+bool sv_ctx_same(struct ibv_context *a, struct ibv_context *b)
+{
+    if (a == b)
+        return a != NULL;
+    struct sv_context *x = sv_ctx_checked(a);
+    return x && x == sv_ctx_checked(b);
+}
+
+void sv_ctx_register(struct sv_context *ctx)
+{
+    pthread_mutex_lock(&g_reg_lock);
+    ctx->refs = 1;
+    ctx->reg_next = g_reg;
+    g_reg = ctx;
+    pthread_mutex_unlock(&g_reg_lock);
+}
+
+bool sv_ctx_unref(struct sv_context *ctx)
+{
+    pthread_mutex_lock(&g_reg_lock);
+    bool last = --ctx->refs == 0;
+    if (last) {
+        for (struct sv_context **pp = &g_reg; *pp; pp = &(*pp)->reg_next) {
+            if (*pp == ctx) {
+                *pp = ctx->reg_next;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&g_reg_lock);
+    return last;
+}
+
+struct sv_context *sv_ctx_find_by_fd(int fd)
+{
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return NULL;
+    pthread_mutex_lock(&g_reg_lock);
+    struct sv_context *c = g_reg;
+    while (c && (c->cmd_dev != st.st_dev || c->cmd_ino != st.st_ino))
+        c = c->reg_next;
+    if (c)
+        c->refs++;
+    pthread_mutex_unlock(&g_reg_lock);
+    return c;
 }
 
 uint64_t sv_ctx_new_uid(struct sv_context *ctx)
@@ -92,6 +148,8 @@ static void free_context(struct sv_context *ctx)
         close(ctx->async_wr);
     if (ctx->wake_fd >= 0)
         close(ctx->wake_fd);
+    if (ctx->vctx.context.cmd_fd >= 0)
+        close(ctx->vctx.context.cmd_fd);
     sv_mr_table_destroy(&ctx->mrs);
     pthread_mutex_destroy(&ctx->obj_lock);
     pthread_mutex_destroy(&ctx->vctx.context.mutex);
@@ -115,7 +173,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
     sv_device_get(dev);
     ctx->dev = dev;
     ctx->magic = SV_CONTEXT_MAGIC;
-    ctx->async_wr = ctx->wake_fd = ctx->vctx.context.async_fd = -1;
+    ctx->async_wr = ctx->wake_fd = ctx->vctx.context.async_fd = ctx->vctx.context.cmd_fd = -1;
     pthread_mutex_init(&ctx->obj_lock, NULL);
     pthread_mutex_init(&ctx->vctx.context.mutex, NULL);
     int rc = sv_mr_table_init(&ctx->mrs);
@@ -140,9 +198,20 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
         goto fail;
     }
 
+    /* no uverbs character device behind softverbs: a memfd of its own names the context, so a dup
+     * of it can be imported (ibv_import_device) as a dup of a uverbs fd can */
+    ctx->vctx.context.cmd_fd = memfd_create("softverbs-context", MFD_CLOEXEC);
+    struct stat st;
+    if (ctx->vctx.context.cmd_fd < 0 || fstat(ctx->vctx.context.cmd_fd, &st) != 0) {
+        rc = errno;
+        sv_error_set("device %s: cannot create the context's command fd: %s", dev->cfg.name, strerror(rc));
+        goto fail;
+    }
+    ctx->cmd_dev = st.st_dev;
+    ctx->cmd_ino = st.st_ino;
+
     struct ibv_context *ic = &ctx->vctx.context;
     ic->device = device;
-    ic->cmd_fd = -1;               /* there is no uverbs character device behind softverbs */
     ic->num_comp_vectors = 1;
     ic->abi_compat = __VERBS_ABI_IS_EXTENDED;
     ic->ops.poll_cq = sv_poll_cq;
@@ -169,6 +238,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
         sv_error_set("device %s: cannot start the progress thread: %s", dev->cfg.name, strerror(rc));
         goto fail;
     }
+    sv_ctx_register(ctx);
     return ic;
 fail:
     free_context(ctx);
@@ -180,11 +250,70 @@ void sv_qp_free_on_close(struct sv_qp *qp);
 void sv_cq_free_on_close(struct sv_cq *cq);
 void sv_srq_free_on_close(struct sv_srq *srq);
 
+/* An imported context is only a handle on the context it came from: closing it closes its fd. */
+static int close_import(struct sv_context *imp)
+{
+    struct sv_context *ctx = imp->import_of;
+    close(imp->vctx.context.cmd_fd);
+    pthread_mutex_destroy(&imp->vctx.context.mutex);
+    imp->magic = 0;
+    free(imp);
+    if (sv_ctx_unref(ctx))
+        sv_ctx_teardown(ctx);
+    return 0;
+}
+
+struct ibv_context *ibv_import_device(int cmd_fd)
+{
+    /* rdma-core: EINVAL for an fd that is no device's command fd */
+    struct sv_context *ctx = sv_ctx_find_by_fd(cmd_fd);
+    if (!ctx) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct sv_context *imp = calloc(1, sizeof *imp);
+    if (!imp) {
+        if (sv_ctx_unref(ctx))
+            sv_ctx_teardown(ctx);
+        errno = ENOMEM;
+        return NULL;
+    }
+    imp->vctx = ctx->vctx;         /* the same device, ops and async fd; the fd given is its own */
+    pthread_mutex_init(&imp->vctx.context.mutex, NULL);
+    imp->vctx.context.cmd_fd = cmd_fd;
+    imp->dev = ctx->dev;
+    imp->import_of = ctx;
+    imp->magic = SV_CONTEXT_IMPORT_MAGIC;
+    return &imp->vctx.context;
+}
+
 int ibv_close_device(struct ibv_context *context)
 {
+    if (context && sv_ctx(context)->magic == SV_CONTEXT_IMPORT_MAGIC)
+        return close_import(sv_ctx(context));
     struct sv_context *ctx = sv_ctx_checked(context);
     if (!ctx)
         return EINVAL;
+    /* the kernel keeps a ucontext while any of its files is open: imported contexts hold it, and
+     * the application's own fd closes now */
+    pthread_mutex_lock(&g_reg_lock);
+    bool again = ctx->closed;
+    ctx->closed = true;
+    int fd = ctx->refs > 1 ? ctx->vctx.context.cmd_fd : -1;
+    if (fd >= 0)
+        ctx->vctx.context.cmd_fd = -1;
+    pthread_mutex_unlock(&g_reg_lock);
+    if (again)
+        return EINVAL;
+    if (fd >= 0)
+        close(fd);
+    if (sv_ctx_unref(ctx))
+        sv_ctx_teardown(ctx);
+    return 0;
+}
+
+void sv_ctx_teardown(struct sv_context *ctx)
+{
     atomic_store(&ctx->stopping, true);
     uint64_t one = 1;
     ssize_t n = write(ctx->wake_fd, &one, sizeof one);
@@ -215,5 +344,4 @@ int ibv_close_device(struct ibv_context *context)
         cq = next;
     }
     free_context(ctx);
-    return 0;
 }

@@ -147,7 +147,7 @@ struct sv_cq *sv_cq_create(struct sv_context *ctx, int cqe, void *cq_context,
 {
     struct ibv_context *context = &ctx->vctx.context;
     if (cqe <= 0 || (uint32_t)cqe > ctx->dev->cfg.lim.max_cqe || comp_vector < 0 ||
-        comp_vector >= context->num_comp_vectors || (channel && channel->context != context)) {
+        comp_vector >= context->num_comp_vectors || (channel && !sv_ctx_same(channel->context, context))) {
         errno = EINVAL;
         return NULL;
     }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "sv_counters.h"
@@ -307,6 +308,7 @@ void sv_note(struct sv_endpoint *ep, enum sv_counter c, const char *fmt, ...)
  * sv_context.c: open/close, the ops tables, async events, the progress thread
  * ====================================================================================== */
 #define SV_CONTEXT_MAGIC 0x73766378u /* "svcx" */
+#define SV_CONTEXT_IMPORT_MAGIC 0x73766969u /* "svii": a context ibv_import_device made (sv_import.c) */
 
 struct sv_mr;
 struct sv_mw;
@@ -337,17 +339,37 @@ struct sv_context {
     struct sv_qp *qps;
     struct sv_cq *cqs;
     struct sv_srq *srqs;
+    struct sv_pd *pds;           /* live PDs made through this context or its imports */
     uint64_t next_uid;
     uint32_t next_handle;
     struct sv_mr_table mrs;
+    /* the command fd (a memfd) names the context as a uverbs fd does: ibv_import_device finds it by
+     * the file behind any dup of it (sv_import.c) */
+    dev_t cmd_dev;
+    ino_t cmd_ino;
+    int refs;                    /* the open itself + its imported contexts; under the registry lock */
+    bool closed;                 /* ibv_close_device was called (imports may still hold it) */
+    struct sv_context *reg_next; /* the registry of open contexts */
+    struct sv_context *import_of;   /* an imported context: the context it shares everything with */
 };
 
 static inline struct sv_context *sv_ctx(struct ibv_context *ibctx)
 {
     return sv_container_of(ibctx, struct sv_context, vctx.context);
 }
-/* NULL unless ibctx is an open softverbs context (argument checking for the entry points). */
+/* NULL unless ibctx is an open softverbs context (argument checking for the entry points); an
+ * imported context gives the context it was imported from, whose objects it shares. */
 struct sv_context *sv_ctx_checked(struct ibv_context *ibctx);
+/* Whether two contexts are one (the same open, or an import of it): objects may be mixed. */
+bool sv_ctx_same(struct ibv_context *a, struct ibv_context *b);
+/* The registry of open contexts (sv_context.c): add at open, and drop a reference; the last one
+ * (the open's own, once every import is closed) unlinks it and returns true: free it then. */
+void sv_ctx_register(struct sv_context *ctx);
+bool sv_ctx_unref(struct sv_context *ctx);
+/* The open context whose command fd is a dup of fd, with a reference taken; NULL if none. */
+struct sv_context *sv_ctx_find_by_fd(int fd);
+/* Frees an open context and everything left in it (ibv_close_device once no import holds it). */
+void sv_ctx_teardown(struct sv_context *ctx);
 uint64_t sv_ctx_new_uid(struct sv_context *ctx);   /* obj_lock held */
 uint32_t sv_ctx_new_handle(struct sv_context *ctx); /* obj_lock held */
 
@@ -375,8 +397,15 @@ void sv_wait_acked(pthread_mutex_t *m, pthread_cond_t *cv, const uint32_t *done,
 struct sv_pd {
     struct ibv_pd ibpd;
     atomic_int users;            /* QPs, MRs, AHs, SRQs: dealloc is EBUSY while > 0 */
+    struct sv_pd *real;          /* an imported PD (ibv_import_pd): the PD it stands for; else NULL */
+    struct sv_pd *ctx_next;      /* sv_context.pds (allocated PDs only) */
 };
-static inline struct sv_pd *sv_pd(struct ibv_pd *p) { return sv_container_of(p, struct sv_pd, ibpd); }
+/* The PD objects belong to: an imported PD is the PD it was imported from. */
+static inline struct sv_pd *sv_pd(struct ibv_pd *p)
+{
+    struct sv_pd *pd = sv_container_of(p, struct sv_pd, ibpd);
+    return pd->real ? pd->real : pd;
+}
 
 /* ======================================================================================
  * sv_mr.c: registration, keys, and every access to registered memory (local SGEs and remote
@@ -389,6 +418,7 @@ struct sv_mr {
     unsigned int access;
     uint32_t index;
     uint32_t num_mw;             /* memory windows bound to it: dereg is EINVAL while > 0 */
+    bool imported;               /* an ibv_import_mr handle on the MR of that lkey (in no table) */
 };
 
 enum sv_mem_status {             /* result of a checked memory access */

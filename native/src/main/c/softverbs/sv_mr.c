@@ -1,6 +1,7 @@
 /* Memory regions: registration with the kernel's access rules, L_Key/R_Key lookup, and every
  * access to registered memory. Keys are (table index << 8) | 8-bit key, as on rxe. All data
- * copies happen under the table's read lock, so deregistration waits for copies in flight. */
+ * copies happen under the table's read lock, so deregistration waits for copies in flight.
+ * ibv_import_mr gives an imported PD a handle on an MR by its handle (the table index). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,12 @@ int ibv_dereg_mr(struct ibv_mr *ibmr)
     struct sv_mr_table *t = &ctx->mrs;
     pthread_rwlock_wrlock(&t->lock);
     struct sv_mr *mr = lookup(t, ibmr->lkey);
+    if (mr && &mr->ibmr != ibmr && sv_container_of(ibmr, struct sv_mr, ibmr)->imported) {
+        /* the MR stays its owner's (a uverbs MR would go, leaving the owner a dead handle) */
+        pthread_rwlock_unlock(&t->lock);
+        free(sv_container_of(ibmr, struct sv_mr, ibmr));
+        return 0;
+    }
     if (!mr || &mr->ibmr != ibmr || mr->num_mw) {   /* bound windows: IBA 10.6.7.2.6, rxe */
         pthread_rwlock_unlock(&t->lock);
         return EINVAL;
@@ -193,13 +200,49 @@ int ibv_dereg_mr(struct ibv_mr *ibmr)
     return 0;
 }
 
+struct ibv_mr *ibv_import_mr(struct ibv_pd *ibpd, uint32_t mr_handle)
+{
+    struct sv_context *ctx = ibpd ? sv_ctx_checked(ibpd->context) : NULL;
+    struct sv_mr *imp = ctx ? calloc(1, sizeof *imp) : NULL;
+    if (!imp) {
+        errno = ctx ? ENOMEM : EINVAL;
+        return NULL;
+    }
+    struct sv_mr_table *t = &ctx->mrs;
+    pthread_rwlock_rdlock(&t->lock);
+    struct sv_mr *mr = mr_handle < t->cap ? t->slot[mr_handle] : NULL;
+    if (mr && mr->pd == sv_pd(ibpd)) {
+        /* what the kernel's query of the MR tells: keys and length, no address */
+        imp->ibmr = (struct ibv_mr){.context = ibpd->context, .pd = ibpd, .length = mr->ibmr.length,
+                                    .handle = mr_handle, .lkey = mr->ibmr.lkey, .rkey = mr->ibmr.rkey};
+        imp->pd = mr->pd;
+        imp->iova = mr->iova;
+        imp->access = mr->access;
+        imp->index = mr->index;
+        imp->imported = true;
+    }
+    pthread_rwlock_unlock(&t->lock);
+    if (!imp->imported) {
+        free(imp);
+        errno = EINVAL;          /* no MR of this PD has the handle */
+        return NULL;
+    }
+    return &imp->ibmr;
+}
+
+void ibv_unimport_mr(struct ibv_mr *ibmr)
+{
+    if (ibmr && sv_ctx_checked(ibmr->context) && sv_container_of(ibmr, struct sv_mr, ibmr)->imported)
+        free(sv_container_of(ibmr, struct sv_mr, ibmr));
+}
+
 int ibv_rereg_mr(struct ibv_mr *ibmr, int flags, struct ibv_pd *ibpd, void *addr, size_t length,
                  int access)
 {
     struct sv_context *ctx = ibmr ? sv_ctx_checked(ibmr->context) : NULL;
     if (!ctx || flags & ~IBV_REREG_MR_FLAGS_SUPPORTED || !flags)
         return IBV_REREG_MR_ERR_INPUT;
-    if ((flags & IBV_REREG_MR_CHANGE_PD) && (!ibpd || ibpd->context != ibmr->context))
+    if ((flags & IBV_REREG_MR_CHANGE_PD) && (!ibpd || !sv_ctx_same(ibpd->context, ibmr->context)))
         return IBV_REREG_MR_ERR_INPUT;
     unsigned int acc = (unsigned int)access & ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
     if ((flags & IBV_REREG_MR_CHANGE_ACCESS) &&

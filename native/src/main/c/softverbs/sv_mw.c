@@ -173,7 +173,7 @@ int sv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *bind)
 int sv_mw_fill_bind(struct sv_qp *qp, struct sv_send_wqe *w, struct ibv_mw *mw, uint32_t rkey,
                     const struct ibv_mw_bind_info *info)
 {
-    if (!mw || !info || mw->context != qp->ibqp.context || (info->mr && info->mr->context != mw->context))
+    if (!mw || !info || !sv_ctx_same(mw->context, qp->ibqp.context) || (info->mr && !sv_ctx_same(info->mr->context, mw->context)))
         return EINVAL;
     w->bind.mw_rkey = mw->rkey;
     w->bind.new_rkey = rkey;

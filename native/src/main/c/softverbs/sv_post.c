@@ -63,7 +63,7 @@ static int queue_send(struct sv_qp *qp, const struct ibv_send_wr *wr)
         return EINVAL;   /* atomics move exactly 8 aligned bytes */
     struct sv_ah *ah = NULL;
     if (qp->ibqp.qp_type == IBV_QPT_UD) {
-        if (!wr->wr.ud.ah || wr->wr.ud.ah->context != qp->ibqp.context)
+        if (!wr->wr.ud.ah || !sv_ctx_same(wr->wr.ud.ah->context, qp->ibqp.context))
             return EINVAL;
         ah = sv_ah(wr->wr.ud.ah);
     }

@@ -99,9 +99,9 @@ static struct ibv_qp *create_qp(struct sv_context *ctx, struct ibv_pd *ibpd, str
     default:
         goto fail;
     }
-    if (!init->send_cq || !init->recv_cq || init->send_cq->context != &ctx->vctx.context ||
-        init->recv_cq->context != &ctx->vctx.context ||
-        (init->srq && init->srq->context != &ctx->vctx.context))
+    if (!init->send_cq || !init->recv_cq || !sv_ctx_same(init->send_cq->context, &ctx->vctx.context) ||
+        !sv_ctx_same(init->recv_cq->context, &ctx->vctx.context) ||
+        (init->srq && !sv_ctx_same(init->srq->context, &ctx->vctx.context)))
         goto fail;
     struct ibv_qp_cap cap;
     rc = check_and_round_caps(ctx, init, &cap);
@@ -206,7 +206,7 @@ struct ibv_qp *sv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_a
         errno = EOPNOTSUPP;
         return NULL;
     }
-    if (!(ex->comp_mask & IBV_QP_INIT_ATTR_PD) || !ex->pd || ex->pd->context != context) {
+    if (!(ex->comp_mask & IBV_QP_INIT_ATTR_PD) || !ex->pd || !sv_ctx_same(ex->pd->context, context)) {
         errno = EINVAL;
         return NULL;
     }

@@ -205,7 +205,7 @@ static void wr_set_ud_addr(struct ibv_qp_ex *q, struct ibv_ah *ibah, uint32_t re
     struct sv_send_wqe *w = last(qp);
     if (!w)
         return;
-    if (!ibah || ibah->context != qp->ibqp.context) {
+    if (!ibah || !sv_ctx_same(ibah->context, qp->ibqp.context)) {
         qp->wr_err = EINVAL;
         return;
     }

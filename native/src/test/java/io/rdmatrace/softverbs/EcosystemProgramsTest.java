@@ -3,8 +3,12 @@ package io.rdmatrace.softverbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,6 +118,38 @@ class EcosystemProgramsTest {
         assertLoaded(r);
         assertThat(r.exitCode()).as(r.describe()).isZero();
         assertThat(r.stdout().strip()).as(r.describe()).isEqualTo("['" + hosts.serverDevice() + "']");
+    }
+
+    /** rdma-core's own pyverbs test of a shared PD (Debian ships the suite, partly gzipped, with
+     *  python3-pyverbs): the server's context imported through a dup of its command fd, its PD and
+     *  MR imported by handle, RDMA WRITEs both ways through QPs of the imported context and PD. */
+    @Test
+    void pyverbs_sharedPd_importedContextPdAndMr_rdmaWrite(@TempDir Path work) throws IOException {
+        Path python = Path.of("/usr/bin/python3");
+        Path suite = Path.of("/usr/share/doc/rdma-core/tests");
+        assumeFalse(!Files.isExecutable(python) || !Files.isRegularFile(suite.resolve("test_shared_pd.py")),
+                "rdma-core's pyverbs tests are not installed (Debian packages python3 and python3-pyverbs); this test runs in CI, which installs them");
+        Path tests = Files.createDirectories(work.resolve("tests"));
+        try (Stream<Path> files = Files.list(suite)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                try (InputStream in = name.endsWith(".gz") ? new GZIPInputStream(Files.newInputStream(f)) : Files.newInputStream(f)) {
+                    Files.copy(in, tests.resolve(name.replaceFirst("\\.gz$", "")));
+                }
+            }
+        }
+        SoftverbsEnv.Hosts hosts = randomHosts("pd");
+        Map<String, String> env = SoftverbsEnv.processEnv(hosts.serverDevices());
+        env.put("LD_PRELOAD", null);
+        ChildProcess.Result r;
+        try (ChildProcess p = ChildProcess.start("pyverbs-shared-pd", List.of(python.toString(), "tests/run_tests.py",
+                "--dev", hosts.serverDevice(), "--gid", "3", "-v", "test_shared_pd"), env, work)) {
+            r = p.await(PERFTEST_DEADLINE);
+        }
+        assertLoaded(r);
+        assertThat(r.stderr()).as(r.describe()).contains("test_imported_rc_ex_rdma_write").contains(" ... ok")
+                .contains("Ran 1 test");
+        assertThat(r.exitCode()).as(r.describe()).isZero();
     }
 
     /** Unmodified perftest, RC, server and client each on its own softverbs device, GID index 3
