@@ -27,7 +27,7 @@ import io.rdmatrace.analyzer.load.PackedTraces;
 import io.rdmatrace.analyzer.load.Schema;
 import io.rdmatrace.analyzer.load.TraceLoader;
 import io.rdmatrace.analyzer.load.bundle.BundleInputs;
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.TraceEvent;
 
 /**
  * The embedded DuckDB database of one analysis: base tables are created on open, traces are

@@ -7,7 +7,7 @@ import java.util.concurrent.FutureTask;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.rdmatrace.trace.TraceLayout;
+import io.rdmatrace.trace.store.TraceLayout;
 
 /**
  * An analysis's fixed start-up costs, begun before its command line is parsed: an in-memory database's start

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.store.TraceWriter;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**

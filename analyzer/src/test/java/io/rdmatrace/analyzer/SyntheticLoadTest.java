@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleSet;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /** Loads the trace module's synthetic two-host trace and checks the relations against the reader. */
@@ -36,7 +36,7 @@ class SyntheticLoadTest {
                         .containsExactly(String.valueOf(expected.events().size()));
                 assertThat(query(db, "SELECT max(seq) FROM events WHERE host = '" + id + "'"))
                         .containsExactly(String.valueOf(expected.events().size() - 1));
-                long calls = expected.events().stream().filter(e -> e instanceof io.rdmatrace.trace.CallEvent).count();
+                long calls = expected.events().stream().filter(e -> e instanceof io.rdmatrace.trace.model.CallEvent).count();
                 assertThat(query(db, "SELECT count(*) FROM calls WHERE host = '" + id + "'"))
                         .containsExactly(String.valueOf(calls));
             }

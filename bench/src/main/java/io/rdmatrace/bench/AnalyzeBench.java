@@ -23,7 +23,7 @@ import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.rule.RuleSet;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceSet;
 
 /**
  * The analyzer on a large generated two-host trace (the trace module's SyntheticTrace): {@code load}

@@ -11,8 +11,8 @@ import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**

@@ -14,7 +14,7 @@ import io.rdmatrace.analyzer.AnalysisResult;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.RecordedProgramTrace;
 import io.rdmatrace.trace.synth.RecordedProgramTrace.Connection;
 

@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**

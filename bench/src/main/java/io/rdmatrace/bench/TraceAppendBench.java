@@ -1,11 +1,11 @@
 package io.rdmatrace.bench;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceWriter;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

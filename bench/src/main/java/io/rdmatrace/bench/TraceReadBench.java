@@ -1,12 +1,12 @@
 package io.rdmatrace.bench;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceWriter;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

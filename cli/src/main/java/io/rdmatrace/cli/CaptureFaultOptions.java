@@ -5,7 +5,7 @@ import io.rdmatrace.capture.config.PostRecvTiming;
 import io.rdmatrace.capture.config.PsnChoice;
 import io.rdmatrace.capture.config.QpKnobs;
 import io.rdmatrace.capture.config.Symbols;
-import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.trace.names.VerbsNames;
 import java.util.List;
 import picocli.CommandLine.Option;
 

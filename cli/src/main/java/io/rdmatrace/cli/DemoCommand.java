@@ -1,6 +1,6 @@
 package io.rdmatrace.cli;
 
-import io.rdmatrace.trace.TraceLayout;
+import io.rdmatrace.trace.store.TraceLayout;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

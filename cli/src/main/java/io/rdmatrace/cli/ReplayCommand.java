@@ -13,7 +13,7 @@ import io.rdmatrace.capture.replay.ReplayReportText;
 import io.rdmatrace.capture.replay.ReplayResult;
 import io.rdmatrace.capture.replay.ReplayRunner;
 import io.rdmatrace.capture.replay.ReportJson;
-import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.store.TraceException;
 import io.rdmatrace.verbs.VerbsLibrary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

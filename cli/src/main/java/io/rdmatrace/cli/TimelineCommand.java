@@ -19,7 +19,7 @@ import io.rdmatrace.analyzer.timeline.PerfettoWriter;
 import io.rdmatrace.analyzer.timeline.Timeline;
 import io.rdmatrace.analyzer.timeline.TimelineBuilder;
 import io.rdmatrace.analyzer.timeline.TimelineSource;
-import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.store.TraceException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -2,13 +2,13 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceLayout;
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceLayout;
+import io.rdmatrace.trace.store.TraceReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

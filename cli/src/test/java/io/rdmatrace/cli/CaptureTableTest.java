@@ -27,7 +27,7 @@ class CaptureTableTest {
         java.util.List<String> notes = java.util.List.of("qp#0 RTS", "qp#1 RTS", "qp#2 RTS", "qp#3 RTS", "qp#4 RTS");
         String summary = io.rdmatrace.capture.run.TestCaseResult.summary(notes, 3);
         assertThat(summary).isEqualTo("qp#0 RTS; qp#1 RTS; qp#2 RTS; and 2 more (-v shows all)");
-        var t = new io.rdmatrace.capture.run.TestCaseResult("TC03", "connect", io.rdmatrace.trace.MarkEvent.Verdict.PASS,
+        var t = new io.rdmatrace.capture.run.TestCaseResult("TC03", "connect", io.rdmatrace.trace.model.MarkEvent.Verdict.PASS,
                 summary, notes);
         assertThat(CaptureTable.text(t, false)).isEqualTo(summary);
         String[] lines = CaptureTable.text(t, true).split(System.lineSeparator());
@@ -37,7 +37,7 @@ class CaptureTableTest {
             assertThat(lines[i]).isEqualTo(" ".repeat(50) + "qp#" + i + " RTS");
         }
         // a result made with its text only shows that text either way
-        var plain = new io.rdmatrace.capture.run.TestCaseResult("TC01", "resources", io.rdmatrace.trace.MarkEvent.Verdict.FAIL,
+        var plain = new io.rdmatrace.capture.run.TestCaseResult("TC01", "resources", io.rdmatrace.trace.model.MarkEvent.Verdict.FAIL,
                 "no device");
         assertThat(CaptureTable.text(plain, true)).isEqualTo("no device");
     }

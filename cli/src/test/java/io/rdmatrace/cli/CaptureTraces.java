@@ -2,14 +2,14 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -2,12 +2,12 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.Verb;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -111,7 +111,7 @@ class CaptureTwoHostTest {
         CaptureTraces b = CaptureTraces.read(out, "hostB").assertComplete();
         assertThat(b.result().session().overrides()).containsEntry("--advertise-psn", "-1");
         assertThat(b.completions()).anyMatch(c -> c.wc().statusName().equals("IBV_WC_RETRY_EXC_ERR"));
-        assertThat(b.mark("TC04", io.rdmatrace.trace.MarkEvent.Verdict.FAIL).text()).contains("IBV_WC_RETRY_EXC_ERR");
+        assertThat(b.mark("TC04", io.rdmatrace.trace.model.MarkEvent.Verdict.FAIL).text()).contains("IBV_WC_RETRY_EXC_ERR");
         // what B told A is one below what B programs
         long told = b.oob(OobEvent.Kind.PARAMS, OobEvent.Direction.SENT).get(0).attrs().get(Attr.PSN, -1);
         long programmed = b.calls(Verb.IBV_MODIFY_QP).get(3).in().get(Attr.SQ_PSN, -1);
@@ -159,7 +159,7 @@ class CaptureTwoHostTest {
         assertThat(rtr.errnoName()).isEqualTo("EINVAL");
         assertThat(b.verdicts()).containsExactly("TC01 PASS", "TC02 PASS", "TC03 FAIL", "TC04 SKIP");
         CaptureTraces a = CaptureTraces.read(out, "hostA").assertComplete();
-        assertThat(a.mark("TC03", io.rdmatrace.trace.MarkEvent.Verdict.FAIL).text()).contains("hostB gave up");
+        assertThat(a.mark("TC03", io.rdmatrace.trace.model.MarkEvent.Verdict.FAIL).text()).contains("hostB gave up");
         assertThat(a.oob(OobEvent.Kind.ERROR, OobEvent.Direction.RECEIVED)).hasSize(1);
     }
 
@@ -169,7 +169,7 @@ class CaptureTwoHostTest {
         assertThat(r.a().exit()).isEqualTo(ExitCode.FAILURE);
         assertThat(r.b().exit()).isEqualTo(ExitCode.FAILURE);
         CaptureTraces b = CaptureTraces.read(out, "hostB").assertComplete();
-        assertThat(b.mark("TC03", io.rdmatrace.trace.MarkEvent.Verdict.FAIL).text()).contains("auth_failed");
+        assertThat(b.mark("TC03", io.rdmatrace.trace.model.MarkEvent.Verdict.FAIL).text()).contains("auth_failed");
         assertThat(b.result().session().overrides()).containsEntry("--token", "(set)");
         CaptureTraces a = CaptureTraces.read(out, "hostA").assertComplete();
         assertThat(a.oob(OobEvent.Kind.INVALID, OobEvent.Direction.RECEIVED)).isNotEmpty();

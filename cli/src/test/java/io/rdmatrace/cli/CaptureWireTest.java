@@ -2,9 +2,9 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.PacketEvent;
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.PacketEvent;
+import io.rdmatrace.trace.model.TraceEvent;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

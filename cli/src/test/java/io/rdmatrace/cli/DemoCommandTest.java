@@ -2,7 +2,7 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.store.TraceReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package io.rdmatrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmatrace.analyzer.Analysis;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.Verb;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

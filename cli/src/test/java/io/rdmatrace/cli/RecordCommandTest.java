@@ -2,17 +2,17 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.TraceEnding;
-import io.rdmatrace.trace.PacketEvent;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.model.PacketEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.WorkRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -2,14 +2,14 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEnding;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -2,13 +2,13 @@ package io.rdmatrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CmEvent;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CmEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -19,10 +19,10 @@ import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.TraceEnding;
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.store.TraceReader;
 
 /**
  * Unmodified ibv_rc_pingpong recorded on two softverbs "hosts" (9000-byte links) and analyzed with

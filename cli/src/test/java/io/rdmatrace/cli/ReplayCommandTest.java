@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceSet;
 
 /** `rdmatrace replay` on real softverbs captures, run through the command line. */
 class ReplayCommandTest {

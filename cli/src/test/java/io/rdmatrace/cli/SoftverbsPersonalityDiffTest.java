@@ -21,11 +21,11 @@ import io.rdmatrace.analyzer.diff.DiffInput;
 import io.rdmatrace.analyzer.diff.DiffOptions;
 import io.rdmatrace.analyzer.diff.DiffReport;
 import io.rdmatrace.analyzer.diff.TraceDiff;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
 
 /**
  * Real two-process captures on softverbs whose only difference is the firmware personality of

@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.model.Verb;
 
 /** `rdmatrace watch`: findings of recordings that still run, each once; its ends and its exit codes. */
 class WatchCommandTest {

@@ -1,5 +1,9 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrKind;
+import io.rdmatrace.trace.model.AttrMeaning;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.EnumSet;

@@ -1,5 +1,11 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.ErrnoNames;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.names.VerbsNames;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,17 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrRow;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.codec.ByteSink;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.codec.EventEncoder;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.WorkRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

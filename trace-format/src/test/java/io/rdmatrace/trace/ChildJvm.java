@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A test's helper process: {@code main} in a JVM of its own with this JVM's class path and Chronicle flags. */
-final class ChildJvm {
+public final class ChildJvm {
     private ChildJvm() {
     }
 
     /** Starts {@code main} with {@code args}; its stderr is discarded, its stdout is the caller's to read. */
-    static Process start(Class<?> main, String... args) throws IOException {
+    public static Process start(Class<?> main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

@@ -1,5 +1,18 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.codec.ByteSink;
+import io.rdmatrace.trace.codec.DocumentCheck;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.codec.EventEncoder;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.model.TraceEvent;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;

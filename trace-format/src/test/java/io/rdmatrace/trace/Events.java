@@ -1,5 +1,18 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CmEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.PacketEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+
 /** Test helper: compares event payloads, ignoring the writer-assigned header. */
 final class Events {
 

@@ -1,5 +1,9 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.Verb;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

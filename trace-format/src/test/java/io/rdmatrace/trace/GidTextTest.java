@@ -1,5 +1,7 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.names.GidText;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,8 @@
 package io.rdmatrace.trace;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.store.TraceWriter;
+
 import java.nio.file.Path;
 
 /** Child process for {@link WriterLockTest}: opens a trace writer, says "ready pid N", then waits to be killed. */

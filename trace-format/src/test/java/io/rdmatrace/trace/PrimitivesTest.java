@@ -1,9 +1,17 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.codec.ByteSink;
+import io.rdmatrace.trace.codec.ByteSource;
+import io.rdmatrace.trace.codec.CorruptDocumentException;
+import io.rdmatrace.trace.codec.DocumentCheck;
+import io.rdmatrace.trace.codec.EventDecoder;
+import io.rdmatrace.trace.codec.EventEncoder;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.TraceEvent;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.util.Random;
 import net.openhft.chronicle.bytes.Bytes;
 import org.junit.jupiter.api.Test;

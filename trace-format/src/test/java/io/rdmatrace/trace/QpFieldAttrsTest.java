@@ -1,5 +1,8 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.QpFieldAttrs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmatrace.abi.QpField;

@@ -1,8 +1,13 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

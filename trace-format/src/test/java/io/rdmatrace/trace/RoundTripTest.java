@@ -1,8 +1,29 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.EventKind;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

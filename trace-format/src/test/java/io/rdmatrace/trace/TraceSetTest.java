@@ -1,9 +1,14 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
+import io.rdmatrace.trace.store.TraceWriter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,22 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.codec.ByteSink;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.codec.CorruptDocumentException;
+import io.rdmatrace.trace.codec.EventDecoder;
+import io.rdmatrace.trace.codec.EventEncoder;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.EventKind;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.WorkRequest;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,10 @@
 package io.rdmatrace.trace;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
+
 import java.nio.file.Path;
 
 /**

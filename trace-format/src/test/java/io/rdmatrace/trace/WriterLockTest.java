@@ -1,9 +1,15 @@
 package io.rdmatrace.trace;
 
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceLayout;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rdmatrace.trace.synth.EdgeFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import java.util.TreeMap;
 
 /**
  * The libibverbs enums and flag sets, value and name, each written once: the trace's renderers
- * ({@code io.rdmatrace.trace.VerbsNames}, and through them the analyzer's SQL name macros) and the
+ * ({@code io.rdmatrace.trace.names.VerbsNames}, and through them the analyzer's SQL name macros) and the
  * binding's Java enums ({@code io.rdmatrace.verbs.QpState} ...) take their values from here. Values
  * are the ABI values of {@code <infiniband/verbs.h>}; they are facts of the C library, never renumbered.
  * ({@code enum ibv_qp_attr_mask} is {@link QpMask}.)

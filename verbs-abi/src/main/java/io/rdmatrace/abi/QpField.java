@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * one of the two AH_ATTR blocks after it, in {@code native/src/main/c/jni/layout.h});</li>
  * <li>{@link #scenarioKey()}: its name in capture scenarios and {@code --modify-in-rts} (null: a scenario
  * cannot set it);</li>
- * <li>{@link #traceAttr()}: the name of the trace attribute ({@code io.rdmatrace.trace.Attr}) it is
+ * <li>{@link #traceAttr()}: the name of the trace attribute ({@code io.rdmatrace.trace.model.Attr}) it is
  * recorded as (null: not recorded);</li>
  * <li>{@link #kind()}: what the value is.</li>
  * </ul>

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrMeaning;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrMeaning;
 
 /**
  * The field names {@code --ignore} understands: every attribute column of the trace dictionary

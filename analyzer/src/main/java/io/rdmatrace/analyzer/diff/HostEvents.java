@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.TraceEvent;
 
 /**
  * One host of a loaded capture as the diff needs it: the SESSION facts and the events that

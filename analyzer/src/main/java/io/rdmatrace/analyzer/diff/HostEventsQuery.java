@@ -12,16 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
 
 /**
  * Reads the hosts of a loaded database back as {@link HostEvents}, through the documented views

@@ -7,16 +7,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.ErrnoNames;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.names.ErrnoNames;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
 
 /**
  * Gives every behaviour event of one host its {@link Site} in one pass over the events: objects

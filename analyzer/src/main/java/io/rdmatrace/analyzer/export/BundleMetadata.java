@@ -11,7 +11,7 @@ import java.util.Map;
 
 import io.rdmatrace.analyzer.report.JsonWriter;
 import io.rdmatrace.analyzer.load.bundle.BundleLayout;
-import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.model.Attr;
 
 /**
  * The JSON documents of a bundle: one SESSION summary per host (read from the loaded database,

@@ -31,10 +31,10 @@ import io.rdmatrace.analyzer.load.bundle.BundleException;
 import io.rdmatrace.analyzer.load.bundle.BundleLayout;
 import io.rdmatrace.analyzer.load.bundle.BundleLoader;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
 
 /**
  * Writes an export bundle ({@link BundleLayout}): loads the trace (redacted first if asked),

@@ -1,6 +1,6 @@
 package io.rdmatrace.analyzer.export;
 
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.names.GidText;
 
 /** Dotted-quad IPv4 text ↔ octets. */
 final class Ipv4 {

@@ -18,7 +18,7 @@ import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.bundle.BundleException;
-import io.rdmatrace.trace.FormatVersion;
+import io.rdmatrace.trace.model.FormatVersion;
 
 /**
  * Writes the analysis relations as Parquet partitioned by host, Hive-style ({@code OUT/TABLE/host=NAME/part-0.parquet}),

@@ -12,7 +12,7 @@ import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.names.GidText;
 
 /**
  * Consistent pseudonyms for one bundle: the same original always gets the same pseudonym,

@@ -9,21 +9,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrMeaning;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrMeaning;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.WorkRequest;
 
 /**
  * Pass 1 of the redaction: every sensitive value the trace holds, so that pseudonyms can avoid

@@ -1,6 +1,6 @@
 package io.rdmatrace.analyzer.export;
 
-import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.model.Attr;
 
 /** What {@code --redact} does with each attribute of the trace dictionary. */
 enum Sensitivity {

@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.names.GidText;
 
 /**
  * Finds and replaces sensitive values inside free text (command lines, option values, peer

@@ -3,7 +3,7 @@ package io.rdmatrace.analyzer.load;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.model.Attr;
 
 /**
  * The private tables the loader fills, one per event kind (plus the SESSION's parts). Their

@@ -6,21 +6,21 @@ import java.util.Map;
 import java.util.Set;
 
 import io.rdmatrace.analyzer.wire.RocePacket;
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CmEvent;
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.PacketEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.TraceEnding;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CmEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.PacketEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.WorkRequest;
 
 /**
  * Turns the low-volume events of one host (everything {@link DatapathWriter} does not take)

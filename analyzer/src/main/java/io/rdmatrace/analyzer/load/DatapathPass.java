@@ -1,7 +1,7 @@
 package io.rdmatrace.analyzer.load;
 
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.TraceEvent;
 
 /**
  * The single pass over one host's events: data-path events become rows of {@code _datapath}

@@ -4,15 +4,15 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.EventKind;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.EventKind;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
 
 /**
  * Writes the high-volume events (completions, and posts and polls whose attributes all have a

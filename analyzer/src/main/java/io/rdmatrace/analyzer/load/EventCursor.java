@@ -1,6 +1,6 @@
 package io.rdmatrace.analyzer.load;
 
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.TraceEvent;
 
 /** One host's events, in sequence order, as the loader consumes them. */
 interface EventCursor {

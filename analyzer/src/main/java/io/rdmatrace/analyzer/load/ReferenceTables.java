@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.ErrnoNames;
-import io.rdmatrace.trace.QpFieldAttrs;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.names.ErrnoNames;
+import io.rdmatrace.trace.model.QpFieldAttrs;
+import io.rdmatrace.trace.model.Verb;
 
 /**
  * Name tables and name macros for SQL, generated from the trace model's own dictionaries so

@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
 
 /**
  * Rows of one base table held in memory until the host's pass is over, column by column in pages

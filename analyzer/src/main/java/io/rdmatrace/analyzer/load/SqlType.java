@@ -2,7 +2,7 @@ package io.rdmatrace.analyzer.load;
 
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-import io.rdmatrace.trace.Attr;
+import io.rdmatrace.trace.model.Attr;
 
 /** The DuckDB column types the base tables use, each with the Arrow type that feeds it. */
 enum SqlType {

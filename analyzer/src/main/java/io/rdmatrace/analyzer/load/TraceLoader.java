@@ -23,13 +23,13 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.duckdb.DuckDBConnection;
 
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.FormatVersion;
-import io.rdmatrace.trace.ReadOutcome;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.store.ReadOutcome;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
 
 /**
  * Loads host traces into the base tables: discovers host folders ({@link TraceSet}), reads each

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.ErrnoNames;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.names.ErrnoNames;
 
 /**
  * Reads events by id from an analysis database whose loading is finished: each one's shared

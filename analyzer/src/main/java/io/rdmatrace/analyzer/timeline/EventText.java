@@ -3,15 +3,15 @@ package io.rdmatrace.analyzer.timeline;
 import java.util.Locale;
 import java.util.Map;
 
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.VerbsNames;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.names.VerbsNames;
+import io.rdmatrace.trace.model.Wc;
 
 /** The words a timeline shows for an event: a short label for the drawing and a full tooltip. */
 final class EventText {

@@ -21,17 +21,17 @@ import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
 import io.rdmatrace.analyzer.timeline.TimelineInput.Packet;
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
 
 /**
  * Lays the hosts' events out as a {@link Timeline}: a lane per host for its device-level calls,

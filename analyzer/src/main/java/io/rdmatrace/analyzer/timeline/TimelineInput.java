@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.rdmatrace.analyzer.Finding;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.TraceEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.TraceEvent;
 
 /**
  * Everything a timeline is built from: each host's events (read through the trace model) and what

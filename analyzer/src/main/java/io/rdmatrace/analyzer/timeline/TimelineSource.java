@@ -20,8 +20,8 @@ import io.rdmatrace.analyzer.timeline.TimelineInput.FinalState;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
 import io.rdmatrace.analyzer.timeline.TimelineInput.Packet;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
 
 /**
  * Gathers a {@link TimelineInput} from an analysis database (traces loaded, views created): the

@@ -4,14 +4,14 @@ import java.nio.file.Path;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
-import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
+import io.rdmatrace.trace.store.TraceWriter;
 
 /**
  * Copies a capture through the real reader and writer, changing what a test plants: a firmware

@@ -7,15 +7,15 @@ import java.util.List;
 import java.util.Map;
 
 import io.rdmatrace.analyzer.diff.TraceRewriter;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**
@@ -77,7 +77,7 @@ final class DistinctiveCapture {
 
     private static TraceEvent event(String host, TraceEvent e) {
         if (e instanceof CallEvent c) {
-            Attrs out = c.verb() == io.rdmatrace.trace.Verb.IBV_QUERY_DEVICE ? guids(c.out(), host) : c.out();
+            Attrs out = c.verb() == io.rdmatrace.trace.model.Verb.IBV_QUERY_DEVICE ? guids(c.out(), host) : c.out();
             return new CallEvent(c.header(), c.verb(), c.handle(), c.ret(), c.errno(), c.durationNanos(), values(c.in()),
                     values(out));
         }

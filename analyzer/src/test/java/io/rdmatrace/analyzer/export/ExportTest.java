@@ -36,7 +36,7 @@ import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.load.bundle.BundleException;
 import io.rdmatrace.analyzer.load.bundle.BundleLayout;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**

@@ -10,18 +10,18 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.FormatVersion;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
 
 /** The structure redaction keeps: GID kinds, /24s, EUI-64s, offsets in a buffer, text around values. */
 class PseudonymsTest {

@@ -14,18 +14,18 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.MarkEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.model.MarkEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
 
 /**
  * Every sensitive value of a source capture, collected independently of the redaction code

@@ -13,15 +13,15 @@ import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
 
 import io.rdmatrace.analyzer.SqlRows;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.FormatVersion;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Wc;
 
 /** In memory, each host's data-path rows go to a compressed database of its own, in checkpointed parts. */
 class DatapathStoreTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rdmatrace.analyzer.AnalysisDatabase;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**

@@ -21,13 +21,13 @@ import io.rdmatrace.analyzer.fixture.Capture;
 import io.rdmatrace.analyzer.load.HostLoad;
 import io.rdmatrace.analyzer.load.LoadReport;
 import io.rdmatrace.analyzer.rule.RuleCatalog;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
 
 /**
  * limit-exceeded: a failed create/modify whose requested value is above the device's limit (the

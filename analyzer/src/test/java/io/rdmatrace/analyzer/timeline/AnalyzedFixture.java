@@ -12,7 +12,7 @@ import org.duckdb.DuckDBConnection;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.load.Schema;
 import io.rdmatrace.analyzer.load.TraceLoader;
-import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.store.TraceException;
 
 /** A trace folder loaded into an analysis database (base tables, load, views), as analyze does it. */
 final class AnalyzedFixture implements AutoCloseable {

@@ -35,7 +35,7 @@ class DataPathCondenserTest {
             TimelineInput bare = db.input("trace/", List.of());
             // a routine (successful) completion in the middle of host-a's data path is a finding's evidence
             long middle = bare.hosts().get(0).events().stream()
-                    .filter(e -> e instanceof io.rdmatrace.trace.CompletionEvent c && c.wc().status() == 0)
+                    .filter(e -> e instanceof io.rdmatrace.trace.model.CompletionEvent c && c.wc().status() == 0)
                     .skip(400).findFirst().orElseThrow().seq();
             Finding f = new Finding("some-rule", Severity.WARNING, "host-a", null, List.of(new Evidence("host-a", middle)), "m");
             full = TimelineBuilder.build(db.input("trace/", List.of(f)));

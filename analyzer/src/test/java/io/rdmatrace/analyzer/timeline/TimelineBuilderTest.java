@@ -20,20 +20,20 @@ import io.rdmatrace.analyzer.timeline.Timeline.StateBand;
 import io.rdmatrace.analyzer.timeline.TimelineInput.ClockOffset;
 import io.rdmatrace.analyzer.timeline.TimelineInput.HostTrace;
 import io.rdmatrace.analyzer.timeline.TimelineInput.OobPair;
-import io.rdmatrace.trace.AsyncEvent;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.EndEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.FormatVersion;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.SessionEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.AsyncEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.EndEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.FormatVersion;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.SessionEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
 
 class TimelineBuilderTest {
     private static final long T = 1_700_000_000_000_000_000L; // host a's wall clock at its SESSION

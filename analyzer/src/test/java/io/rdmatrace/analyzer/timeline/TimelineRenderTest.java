@@ -26,11 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rdmatrace.analyzer.Evidence;
 import io.rdmatrace.analyzer.Finding;
 import io.rdmatrace.analyzer.Severity;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.trace.synth.SyntheticTrace;
 
 /**
@@ -56,7 +56,7 @@ class TimelineRenderTest {
             // the evidence a PSN rule would cite: B's lying PARAMS, A's RTR with that rq_psn, B's failed send
             finding = new Finding("psn_mismatch", Severity.ERROR, "host-b", null, List.of(
                     new Evidence("host-a", seqOf(a, e -> e instanceof CallEvent c && c.verb() == Verb.IBV_MODIFY_QP
-                            && c.ret() == 0 && c.in().get(io.rdmatrace.trace.Attr.QP_STATE, 0) == 2)),
+                            && c.ret() == 0 && c.in().get(io.rdmatrace.trace.model.Attr.QP_STATE, 0) == 2)),
                     new Evidence("host-b", seqOf(b, e -> e instanceof OobEvent o && o.direction() == OobEvent.Direction.SENT
                             && o.oobKind() == OobEvent.Kind.PARAMS)),
                     new Evidence("host-b", seqOf(b, e -> e instanceof CompletionEvent c && c.wc().status() == 12))),

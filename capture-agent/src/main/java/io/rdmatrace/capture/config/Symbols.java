@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.config;
 
-import io.rdmatrace.trace.ValueNames;
+import io.rdmatrace.trace.names.ValueNames;
 import java.util.Locale;
 import java.util.Map;
 

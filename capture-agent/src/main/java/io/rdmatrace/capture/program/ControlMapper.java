@@ -1,11 +1,11 @@
 package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.ErrnoNames;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.ErrnoNames;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.QpAttrMask;

@@ -2,11 +2,11 @@ package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.capture.record.WrChains;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.Wc;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.Wc;
+import io.rdmatrace.trace.model.WorkRequest;
 import java.util.ArrayList;
 import io.rdmatrace.verbs.Slots;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.Verb;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

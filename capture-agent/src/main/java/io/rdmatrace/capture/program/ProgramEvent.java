@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.Wc;
 
 /** One trace event decoded from the ring, with the time and thread it happened at in the program. */
 sealed interface ProgramEvent {
@@ -16,7 +16,7 @@ sealed interface ProgramEvent {
     }
 
     /** An event rdma_get_cm_event returned (trace event CM_EVENT). */
-    record Cm(long monoNanos, long tid, int eventType, int status, long id, io.rdmatrace.trace.Attrs attrs)
+    record Cm(long monoNanos, long tid, int eventType, int status, long id, io.rdmatrace.trace.model.Attrs attrs)
             implements ProgramEvent {
     }
 

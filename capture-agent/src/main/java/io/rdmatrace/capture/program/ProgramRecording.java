@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.program;
 
-import io.rdmatrace.trace.TraceEnding;
-import io.rdmatrace.trace.TraceException;
+import io.rdmatrace.trace.model.TraceEnding;
+import io.rdmatrace.trace.store.TraceException;
 import io.rdmatrace.capture.wire.SoftverbsWireLog;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

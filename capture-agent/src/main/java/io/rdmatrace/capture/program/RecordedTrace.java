@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.program;
 
-import io.rdmatrace.trace.TraceEnding;
+import io.rdmatrace.trace.model.TraceEnding;
 import java.nio.file.Path;
 
 /**

@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.program;
 
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.store.TraceWriter;
 import io.rdmatrace.verbs.Slots;
 import java.io.IOException;
 import java.nio.ByteBuffer;

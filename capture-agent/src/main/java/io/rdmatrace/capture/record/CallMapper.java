@@ -1,12 +1,12 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrRow;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.TraceWriter;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrRow;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.WorkRequest;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.QpAnswer;

@@ -1,9 +1,9 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CmNames;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.CmNames;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.verbs.CmFunction;
 import io.rdmatrace.verbs.CmSlots;
 import io.rdmatrace.verbs.RdmaCmCall;

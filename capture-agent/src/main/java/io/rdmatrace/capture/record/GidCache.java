@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.record;
 
 import io.rdmatrace.abi.QpField;
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.names.GidText;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.QpAnswer;
 

@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrRow;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrRow;
 import io.rdmatrace.verbs.QpAttr;
 import java.util.List;
 

@@ -2,9 +2,9 @@ package io.rdmatrace.capture.record;
 
 import io.rdmatrace.capture.oob.OobMessage;
 import io.rdmatrace.capture.oob.QpParams;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.OobEvent;
 
 /** An out-of-band message as the kind and attributes of its OOB trace event (not thread-safe: one per recorder). */
 final class OobEventMapper {

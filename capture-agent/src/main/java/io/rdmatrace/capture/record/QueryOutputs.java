@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.record;
 
 import io.rdmatrace.abi.QpMask;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrRow;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrRow;
 import io.rdmatrace.verbs.QpAnswer;
 import io.rdmatrace.verbs.QpCap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.GidText;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.PortAttr;

@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.record;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.WorkRequest;
 import io.rdmatrace.verbs.RecvBatch;
 import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.WrOpcode;

@@ -1,12 +1,12 @@
 package io.rdmatrace.capture.replay;
 
 import io.rdmatrace.capture.record.VerbAttrs;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.verbs.AddressHandle;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.CompletionChannel;

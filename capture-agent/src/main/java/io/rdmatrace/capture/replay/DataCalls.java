@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.Wc;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.Wc;
+import io.rdmatrace.trace.model.WorkRequest;
 import io.rdmatrace.verbs.AddressHandle;
 import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
@@ -123,7 +123,7 @@ final class DataCalls {
     }
 
     /** A recorded completion and the replayed one it was matched with (null: none came in time). */
-    record Match(io.rdmatrace.trace.CompletionEvent recorded, Wc replayed) {
+    record Match(io.rdmatrace.trace.model.CompletionEvent recorded, Wc replayed) {
     }
 
     /** Replayed completions polled but not yet matched to a recorded one, per recorded CQ handle. */
@@ -136,19 +136,19 @@ final class DataCalls {
      * in whichever order they finish, which differs from run to run. Returns null when the CQ does not
      * exist here.
      */
-    List<Match> poll(CallEvent c, List<io.rdmatrace.trace.CompletionEvent> recorded) {
+    List<Match> poll(CallEvent c, List<io.rdmatrace.trace.model.CompletionEvent> recorded) {
         CompletionQueue cq = s.objects.get(c.handle(), CompletionQueue.class);
         if (cq == null) {
             return null;
         }
         List<Wc> pool = pending.computeIfAbsent(c.handle(), k -> new ArrayList<>());
         List<Match> matches = new ArrayList<>();
-        List<io.rdmatrace.trace.CompletionEvent> open = new ArrayList<>(recorded);
+        List<io.rdmatrace.trace.model.CompletionEvent> open = new ArrayList<>(recorded);
         long deadline = System.nanoTime() + s.completionWait.toNanos();
         try (CompletionBatch batch = new CompletionBatch(Math.max(1, recorded.size()))) {
             while (true) {
                 for (var it = open.iterator(); it.hasNext(); ) {
-                    io.rdmatrace.trace.CompletionEvent rec = it.next();
+                    io.rdmatrace.trace.model.CompletionEvent rec = it.next();
                     Wc partner = take(pool, rec.wc());
                     if (partner != null) {
                         matches.add(new Match(rec, partner));
@@ -173,7 +173,7 @@ final class DataCalls {
                 }
             }
         }
-        for (io.rdmatrace.trace.CompletionEvent rec : open) {
+        for (io.rdmatrace.trace.model.CompletionEvent rec : open) {
             matches.add(new Match(rec, null));
         }
         matches.sort(java.util.Comparator.comparingLong(m -> m.recorded().seq()));

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.store.TraceReader;
 import io.rdmatrace.verbs.VerbsLibrary;
 
 /**

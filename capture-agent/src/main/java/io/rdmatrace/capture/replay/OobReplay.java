@@ -7,10 +7,10 @@ import io.rdmatrace.capture.oob.OobObserver;
 import io.rdmatrace.capture.oob.OobServer;
 import io.rdmatrace.capture.oob.OobSettings;
 import io.rdmatrace.capture.oob.QpParams;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.OobEvent;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.OobEvent;
 
 /**
  * The out-of-band exchange again, over the capture agent's own channel: every message the

@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Set;
 
 import io.rdmatrace.capture.replay.Divergence.Kind;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.AttrMeaning;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.ErrnoNames;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.VerbsNames;
-import io.rdmatrace.trace.Wc;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.AttrMeaning;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.names.ErrnoNames;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.names.VerbsNames;
+import io.rdmatrace.trace.model.Wc;
 
 /**
  * Compares a recorded call with its replay and reports what differs: the outcome (a call that
@@ -78,7 +78,7 @@ final class OutcomeCheck {
     /** Compares each completion a recorded poll returned with the replayed one matched to it. */
     void completions(List<DataCalls.Match> matches, String step) {
         for (DataCalls.Match m : matches) {
-            io.rdmatrace.trace.CompletionEvent rec = m.recorded();
+            io.rdmatrace.trace.model.CompletionEvent rec = m.recorded();
             Wc r = rec.wc();
             long qp = s.recordedQpHandle.getOrDefault((long) r.qpNum(), 0L);
             Wc w = m.replayed();

@@ -1,10 +1,10 @@
 package io.rdmatrace.capture.replay;
 
 import io.rdmatrace.abi.QpField;
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidText;
-import io.rdmatrace.trace.QpFieldAttrs;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.names.GidText;
+import io.rdmatrace.trace.model.QpFieldAttrs;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.GlobalRoute;

@@ -11,8 +11,8 @@ import java.util.Map;
 
 import io.rdmatrace.capture.oob.OobException;
 import io.rdmatrace.capture.oob.OobServer;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceReader;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceReader;
 import io.rdmatrace.verbs.VerbsLibrary;
 
 /**

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.TraceEvent;
-import io.rdmatrace.trace.TraceException;
-import io.rdmatrace.trace.TraceLayout;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.model.TraceEvent;
+import io.rdmatrace.trace.store.TraceException;
+import io.rdmatrace.trace.store.TraceLayout;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
 import io.rdmatrace.verbs.VerbsLibrary;
 
 /**
@@ -190,7 +190,7 @@ public final class ReplayRunner {
 
     private static long completionsIn(List<TraceReader.Result> recordings) {
         return recordings.stream().flatMap(r -> r.events().stream())
-                .filter(e -> e instanceof io.rdmatrace.trace.CompletionEvent).count();
+                .filter(e -> e instanceof io.rdmatrace.trace.model.CompletionEvent).count();
     }
 
     private static String hostOf(List<TraceReader.Result> recordings, int index) {

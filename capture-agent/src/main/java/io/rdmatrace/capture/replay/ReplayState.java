@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidEntry;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.GidEntry;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceList;
 import io.rdmatrace.verbs.Verbs;

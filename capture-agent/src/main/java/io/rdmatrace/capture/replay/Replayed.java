@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.replay;
 
-import io.rdmatrace.trace.Attrs;
+import io.rdmatrace.trace.model.Attrs;
 import io.rdmatrace.verbs.CallStatus;
 
 /** What making a recorded call again gave: its outcome, or why it was not made. */

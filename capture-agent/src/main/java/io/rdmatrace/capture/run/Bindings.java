@@ -4,7 +4,7 @@ import io.rdmatrace.capture.config.CaptureConfig;
 import io.rdmatrace.capture.config.QpKnobs;
 import io.rdmatrace.capture.config.Transport;
 import io.rdmatrace.capture.scenario.Value;
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.names.GidText;
 import java.util.List;
 
 /**

@@ -15,7 +15,7 @@ import io.rdmatrace.verbs.QpState;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RdmaCm;
 import io.rdmatrace.verbs.RdmaCmEvent;
-import io.rdmatrace.trace.CmNames;
+import io.rdmatrace.trace.names.CmNames;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

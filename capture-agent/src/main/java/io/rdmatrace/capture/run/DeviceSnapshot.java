@@ -1,9 +1,9 @@
 package io.rdmatrace.capture.run;
 
 import io.rdmatrace.capture.record.VerbAttrs;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.GidEntry;
-import io.rdmatrace.trace.GidText;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.GidEntry;
+import io.rdmatrace.trace.names.GidText;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.DeviceAttr;
 import io.rdmatrace.verbs.Gid;

@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.run;
 
 import io.rdmatrace.capture.scenario.Expect;
-import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.trace.names.VerbsNames;
 import io.rdmatrace.verbs.CallStatus;
 
 /** Compares what a verb did with what the step expected, in words a test engineer reads. */

@@ -3,7 +3,7 @@ package io.rdmatrace.capture.run;
 import io.rdmatrace.capture.scenario.ScenarioSpec;
 import io.rdmatrace.capture.scenario.Step;
 import io.rdmatrace.capture.scenario.TestCase;
-import io.rdmatrace.trace.MarkEvent.Verdict;
+import io.rdmatrace.trace.model.MarkEvent.Verdict;
 import io.rdmatrace.verbs.VerbsResource;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.rdmatrace.capture.run;
 
-import io.rdmatrace.trace.MarkEvent;
+import io.rdmatrace.trace.model.MarkEvent;
 import java.util.List;
 import java.util.Objects;
 

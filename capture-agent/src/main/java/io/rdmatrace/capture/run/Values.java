@@ -4,7 +4,7 @@ import io.rdmatrace.capture.config.PathMtu;
 import io.rdmatrace.capture.config.Op;
 import io.rdmatrace.capture.config.Symbols;
 import io.rdmatrace.capture.scenario.Value;
-import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.trace.names.VerbsNames;
 import io.rdmatrace.verbs.Gid;
 import java.net.Inet4Address;
 import java.net.InetAddress;

@@ -43,7 +43,7 @@ final class WireDir implements AutoCloseable {
                 recorder.packets(log);
             }
         } catch (IOException e) {
-            recorder.mark("wire", io.rdmatrace.trace.MarkEvent.Verdict.FAIL, "softverbs' packet log unreadable: " + e.getMessage());
+            recorder.mark("wire", io.rdmatrace.trace.model.MarkEvent.Verdict.FAIL, "softverbs' packet log unreadable: " + e.getMessage());
         }
     }
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmatrace.capture.config.Symbols;
-import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.trace.names.VerbsNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.rdmatrace.capture.wire;
 
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.PacketEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.PacketEvent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,8 +1,8 @@
 package io.rdmatrace.capture.wire;
 
-import io.rdmatrace.trace.CountersEvent;
-import io.rdmatrace.trace.PacketEvent;
-import io.rdmatrace.trace.TraceWriter;
+import io.rdmatrace.trace.model.CountersEvent;
+import io.rdmatrace.trace.model.PacketEvent;
+import io.rdmatrace.trace.store.TraceWriter;
 import java.util.List;
 
 /** Writes a softverbs packet log into a trace: the one way both capture --wire and record --wire do it. */

@@ -3,7 +3,7 @@ package io.rdmatrace.capture.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rdmatrace.trace.VerbsNames;
+import io.rdmatrace.trace.names.VerbsNames;
 import org.junit.jupiter.api.Test;
 
 /** The small parsers behind the override options. */

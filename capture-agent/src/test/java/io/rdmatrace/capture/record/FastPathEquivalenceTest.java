@@ -2,13 +2,13 @@ package io.rdmatrace.capture.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.SessionInfo;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceWriter;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.SessionInfo;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceWriter;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.verbs.AccessFlag;
 import io.rdmatrace.verbs.AhAttr;
 import io.rdmatrace.verbs.CallStatus;

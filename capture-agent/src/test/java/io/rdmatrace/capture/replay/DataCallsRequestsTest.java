@@ -2,12 +2,12 @@ package io.rdmatrace.capture.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmatrace.trace.Attr;
-import io.rdmatrace.trace.Attrs;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.EventHeader;
-import io.rdmatrace.trace.Verb;
-import io.rdmatrace.trace.WorkRequest;
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.EventHeader;
+import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.trace.model.WorkRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rdmatrace.capture.replay.Divergence.Kind;
-import io.rdmatrace.trace.CallEvent;
-import io.rdmatrace.trace.CompletionEvent;
-import io.rdmatrace.trace.OobEvent;
-import io.rdmatrace.trace.TraceReader;
-import io.rdmatrace.trace.TraceSet;
-import io.rdmatrace.trace.Verb;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.CompletionEvent;
+import io.rdmatrace.trace.model.OobEvent;
+import io.rdmatrace.trace.store.TraceReader;
+import io.rdmatrace.trace.store.TraceSet;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.verbs.VerbsLibrary;
 
 /**
