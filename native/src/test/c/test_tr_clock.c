@@ -1,5 +1,5 @@
 /*
- * The tracer's clock (tracer/tr_clock.h): once calibrated (x86-64), tr_now() reads the TSC and must
+ * The tracer's clock (record/tr_clock.h): once calibrated (x86-64), tr_now() reads the TSC and must
  * stay within a few microseconds of clock_gettime(CLOCK_MONOTONIC) and never run backwards on a
  * thread by more than the re-anchoring step; before that, and elsewhere, it is clock_gettime.
  */

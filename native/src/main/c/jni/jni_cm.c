@@ -2,7 +2,7 @@
  * librdmacm for the capture agent (io.rdmatrace.verbs.RdmaCm): event channels, ids, address and
  * route resolution, connect/accept/reject/establish/disconnect, CM events and rdma_init_qp_attr.
  * Every call fills, behind the status, the same blocks the tracing librdmacm writes into its ring
- * (tracer/tr_payload.h: CM_CALL scalars with A0..A7 per function as tracer/cm/tc_loc.h lists them,
+ * (record/tr_payload.h: CM_CALL scalars with A0..A7 per function as tracer/cm/tc_loc.h lists them,
  * TEXT source, TEXT destination, CM_PDATA; an event: CM_EVENT scalars, TEXT, TEXT, CM_PDATA), so
  * Java maps a capture's rdma_* calls and CM events exactly as it maps a recorded program's.
  */
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../tracer/tr_payload.h"
-#include "../tracer/tr_cm_event.h"
+#include "tr_payload.h"
+#include "tr_cm_event.h"
 #include "cmwrap.h"
 #include "codec.h"
 #include "jni_util.h"

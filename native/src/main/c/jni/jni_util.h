@@ -19,7 +19,7 @@
 /* Throws a new exception of class `cls` with a printf-style message; returns 0 for convenience. */
 int jni_throw(JNIEnv *env, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* CLOCK_MONOTONIC from the TSC, as the tracing libibverbs stamps calls (tracer/tr_clock.h):
+/* CLOCK_MONOTONIC from the TSC, as the tracing libibverbs stamps calls (record/tr_clock.h):
  * two clock_gettime per call were a fifth of a query_qp's cost over C. */
 static inline int64_t now_ns(void)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tc_loc.h"
-#include "../tr_cm_event.h"
+#include "tr_cm_event.h"
 
 enum {
     TC_CALL_SLOTS = TR_PAYLOAD + CMC_NSLOTS + 2 * TX_NSLOTS + CM_PDATA_NSLOTS,

@@ -1,7 +1,7 @@
 package io.rdmatrace.verbs;
 
 /**
- * The librdmacm functions a CM record names (C's CM_FUNC_LIST in native {@code tracer/tr_payload.h};
+ * The librdmacm functions a CM record names (C's CM_FUNC_LIST in native {@code record/tr_payload.h};
  * the ordinal is the code C writes, the name is the trace's verb name).
  */
 public enum CmFunction {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Java's mirror of the librdmacm record blocks C fills (native {@code tracer/tr_payload.h}): the
+ * Java's mirror of the librdmacm record blocks C fills (native {@code record/tr_payload.h}): the
  * capture agent's JNI calls ({@link RdmaCm}) and the tracing librdmacm's ring records use the same
  * lists, so one decoding serves both. {@link #verify} compares them with C's names at load.
  */
