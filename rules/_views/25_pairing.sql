@@ -44,12 +44,18 @@ LEFT JOIN modified m ON m.host = h.host AND m.handle = h.handle AND m.seq > h.cr
 GROUP BY h.host, h.handle, h.create_seq, h.qp_num;
 
 -- _qp_aims: QP (host, handle) addresses host target_host: its AV's dgid is one of that host's
--- GIDs, or (no GRH) its dlid is one of that host's LIDs.
+-- GIDs, or (no GRH) its dlid is one of that host's LIDs. (Two equality joins: one join with the
+-- OR of both was a nested loop over every QP and every host's addresses, quadratic in a job.)
 CREATE TABLE _qp_aims AS
-SELECT DISTINCT r.host, r.handle, r.create_seq, a.host AS target_host
+SELECT r.host, r.handle, r.create_seq, a.host AS target_host
 FROM _qp_route r
-JOIN _host_address a ON a.host <> r.host
- AND ((coalesce(r.is_global, false) AND a.gid = r.dgid) OR (NOT coalesce(r.is_global, false) AND r.dlid > 0 AND a.lid = r.dlid));
+JOIN _host_address a ON a.gid = r.dgid AND a.host <> r.host
+WHERE coalesce(r.is_global, false)
+UNION
+SELECT r.host, r.handle, r.create_seq, a.host
+FROM _qp_route r
+JOIN _host_address a ON a.lid = r.dlid AND a.host <> r.host
+WHERE NOT coalesce(r.is_global, false) AND r.dlid > 0;
 
 -- _dest_qp_pair: QP pairs proven by the QPs themselves (host_a sorts first), with how:
 -- 'dest_qp_num': each one's dest_qp_num is the other's QPN (on hosts that talked out of band,
@@ -63,16 +69,46 @@ JOIN _host_address a ON a.host <> r.host
 --   address handle that names the other's host.
 CREATE TABLE _dest_qp_pair AS
 WITH no_oob AS (SELECT NOT EXISTS (SELECT 1 FROM host_peers) AS yes),
-mutual AS (
+-- A candidate is a pair of QPs on two hosts (host_a sorts first) whose dest_qp_num each is the
+-- other's QPN, on hosts that talked out of band (or on any two when nobody did); its score is how
+-- many of the two address vectors name the other's host. QPNs repeat across devices, so in a job a
+-- QP has candidates on many hosts: the score-2 ones are found from the addresses first (linear in the
+-- QPs), and only a QP without one ("open") is matched by QPN alone, where its best score is decided.
+aimed AS (
     SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
-           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b,
-           (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = a.host AND x.handle = a.handle
-                    AND x.create_seq = a.create_seq AND x.target_host = b.host))::INTEGER
-         + (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = b.host AND x.handle = b.handle
-                    AND x.create_seq = b.create_seq AND x.target_host = a.host))::INTEGER AS score
+           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b, 2 AS score
     FROM _qp_route a
-    JOIN _qp_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
+    JOIN _qp_aims xa ON xa.host = a.host AND xa.handle = a.handle AND xa.create_seq = a.create_seq
+                    AND xa.target_host > a.host
+    JOIN _qp_route b ON b.host = xa.target_host AND b.qp_num = a.dest_qp_num AND b.dest_qp_num = a.qp_num
+    JOIN _qp_aims xb ON xb.host = b.host AND xb.handle = b.handle AND xb.create_seq = b.create_seq
+                    AND xb.target_host = a.host
     WHERE EXISTS (SELECT 1 FROM host_peers p WHERE (p.host, p.peer_host) IN ((a.host, b.host), (b.host, a.host)))
+       OR (SELECT yes FROM no_oob)),
+open_route AS (
+    SELECT r.* FROM _qp_route r
+    WHERE NOT EXISTS (SELECT 1 FROM aimed m WHERE m.host_a = r.host AND m.handle_a = r.handle AND m.create_a = r.create_seq)
+      AND NOT EXISTS (SELECT 1 FROM aimed m WHERE m.host_b = r.host AND m.handle_b = r.handle AND m.create_b = r.create_seq)),
+open_pairs AS (
+    -- candidates with an open end (a score-2 candidate would have settled both ends: these score 0 or 1)
+    SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
+           b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
+    FROM open_route a
+    JOIN _qp_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
+    UNION
+    SELECT a.host, a.handle, a.create_seq, a.qp_num, b.host, b.handle, b.create_seq, b.qp_num
+    FROM _qp_route a
+    JOIN open_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num),
+mutual AS (
+    SELECT * FROM aimed
+    UNION ALL
+    SELECT o.*,
+           (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = o.host_a AND x.handle = o.handle_a
+                    AND x.create_seq = o.create_a AND x.target_host = o.host_b))::INTEGER
+         + (EXISTS (SELECT 1 FROM _qp_aims x WHERE x.host = o.host_b AND x.handle = o.handle_b
+                    AND x.create_seq = o.create_b AND x.target_host = o.host_a))::INTEGER AS score
+    FROM open_pairs o
+    WHERE EXISTS (SELECT 1 FROM host_peers p WHERE (p.host, p.peer_host) IN ((o.host_a, o.host_b), (o.host_b, o.host_a)))
        OR (SELECT yes FROM no_oob)),
 best AS (
     -- each QP's best score, whichever end of a candidate it is
@@ -86,17 +122,20 @@ kept AS (
     FROM mutual m
     WHERE m.score = (SELECT best FROM best b WHERE b.host = m.host_a AND b.handle = m.handle_a AND b.create_seq = m.create_a)
       AND m.score = (SELECT best FROM best b WHERE b.host = m.host_b AND b.handle = m.handle_b AND b.create_seq = m.create_b)),
+kept_end AS (
+    SELECT host_a AS host, handle_a AS handle FROM kept UNION SELECT host_b, handle_b FROM kept),
 one_side AS (
+    -- from the address each QP aims at (never its own host), then the QP there with that QPN
     SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
            b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
     FROM _qp_route a
-    JOIN _qp_route b ON b.host <> a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num IS DISTINCT FROM a.qp_num
-                    AND a.qp_type = b.qp_type AND a.qp_type IN (2, 3)
-    JOIN _qp_aims xa ON xa.host = a.host AND xa.handle = a.handle AND xa.create_seq = a.create_seq AND xa.target_host = b.host
+    JOIN _qp_aims xa ON xa.host = a.host AND xa.handle = a.handle AND xa.create_seq = a.create_seq
+    JOIN _qp_route b ON b.host = xa.target_host AND b.qp_num = a.dest_qp_num AND b.dest_qp_num IS DISTINCT FROM a.qp_num
+                    AND b.qp_type = a.qp_type
     JOIN _qp_aims xb ON xb.host = b.host AND xb.handle = b.handle AND xb.create_seq = b.create_seq AND xb.target_host = a.host
-    WHERE (SELECT yes FROM no_oob)
-      AND NOT EXISTS (SELECT 1 FROM kept k WHERE (k.host_a, k.handle_a) IN ((a.host, a.handle), (b.host, b.handle))
-                                              OR (k.host_b, k.handle_b) IN ((a.host, a.handle), (b.host, b.handle)))),
+    WHERE (SELECT yes FROM no_oob) AND a.qp_type IN (2, 3)
+      AND NOT EXISTS (SELECT 1 FROM kept_end k WHERE k.host = a.host AND k.handle = a.handle)
+      AND NOT EXISTS (SELECT 1 FROM kept_end k WHERE k.host = b.host AND k.handle = b.handle)),
 one_side_unique AS (
     SELECT * FROM (SELECT *, count(*) OVER (PARTITION BY host_a, handle_a, create_a) AS na,
                              count(*) OVER (PARTITION BY host_b, handle_b, create_b) AS nb FROM one_side)

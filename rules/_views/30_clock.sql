@@ -118,13 +118,18 @@ samples AS (
                                                 ORDER BY CASE WHEN upper_bound THEN bound ELSE -bound END) AS tightness
                    FROM all_samples)
     WHERE tightness <= 64),
+bounds AS (
+    SELECT ref, other, bound, count(*) FILTER (WHERE upper_bound) AS upper_n, count(*) FILTER (WHERE NOT upper_bound) AS lower_n
+    FROM samples GROUP BY ref, other, bound),
+-- a candidate is contradicted by the upper bounds below it and the lower bounds above it: running
+-- sums over the sorted bounds (a join of every candidate with every sample was quadratic per pair)
 scored AS (
-    SELECT c.ref, c.other, c.bound AS candidate,
-           count(*) FILTER (WHERE (s.upper_bound AND s.bound < c.bound) OR (NOT s.upper_bound AND s.bound > c.bound))
-               AS contradicted
-    FROM (SELECT DISTINCT ref, other, bound FROM samples) c
-    JOIN samples s ON s.ref = c.ref AND s.other = c.other
-    GROUP BY c.ref, c.other, c.bound),
+    SELECT ref, other, bound AS candidate,
+           (coalesce(sum(upper_n) OVER (PARTITION BY ref, other ORDER BY bound
+                                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+          + coalesce(sum(lower_n) OVER (PARTITION BY ref, other ORDER BY bound
+                                        ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0))::BIGINT AS contradicted
+    FROM bounds),
 best AS (
     SELECT ref, other, arg_min(candidate, [contradicted, abs(candidate)]) AS candidate
     FROM scored GROUP BY ref, other),
@@ -152,7 +157,7 @@ estimated AS (
     UNION ALL
     -- a further process of a recorded host (folder <host>.<pid>) reads the same clock
     SELECT q.host, b.host, 0, 0, 0, 0, 'same-host'
-    FROM _dp_quiet_host q JOIN _dp_quiet_host b ON q.host = b.host || '.' || regexp_extract(q.host, '\.([0-9]+)$', 1)
+    FROM _dp_quiet_host q JOIN _dp_quiet_host b ON b.host = regexp_extract(q.host, '^(.*)\.[0-9]+$', 1)
     WHERE regexp_matches(q.host, '\.[0-9]+$')),
 direct AS (
     SELECT *, row_number() OVER (PARTITION BY host ORDER BY method <> 'same-host', reference_host) AS pick

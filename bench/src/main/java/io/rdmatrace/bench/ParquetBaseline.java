@@ -36,7 +36,7 @@ final class ParquetBaseline {
         try (Analysis analysis = Analysis.open(List.of(trace));
                 Statement statement = analysis.database().connection().createStatement()) {
             List<String> tables = new ArrayList<>();
-            // DISTINCT: in memory, _datapath is a view over one compressed database per host
+            // DISTINCT: in memory, _datapath is a view over a few compressed databases (lanes) of one table each
             try (ResultSet rs = statement.executeQuery(
                     "SELECT DISTINCT table_name FROM duckdb_tables() WHERE estimated_size > 0 ORDER BY 1")) {
                 while (rs.next()) {

@@ -32,10 +32,7 @@ final class ArrowIngest {
         return insert(reader, "INSERT INTO " + table + " (host, " + names + ") SELECT " + literal(host) + ", " + names + " FROM ");
     }
 
-    /**
-     * As {@link #insert}, with no host added: the batches carry the host column themselves, or
-     * the table has none (one host's rows, {@link Table#createSqlWithoutHost}).
-     */
+    /** As {@link #insert}, with no host added: the batches carry the host column themselves. */
     long insertColumns(String table, ArrowReader reader, List<Column> columns) throws SQLException {
         String names = names(columns);
         return insert(reader, "INSERT INTO " + table + " (" + names + ") SELECT " + names + " FROM ");

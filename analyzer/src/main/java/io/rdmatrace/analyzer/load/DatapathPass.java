@@ -8,7 +8,7 @@ import io.rdmatrace.trace.model.TraceEvent;
  * batches; every other event is handed to {@link ColdRows}. The pass outlives the Arrow streams
  * that carry its batches to DuckDB ({@link DatapathReader}, one per part between checkpoints).
  */
-final class DatapathPass {
+final class DatapathPass implements DatapathReader.Source {
     /** Rows per batch: each batch costs a fixed hand-off through the C stream; 64k rows measured fastest (4k: +70%). */
     static final int BATCH_ROWS = 64 * 1024;
     /**
@@ -36,14 +36,24 @@ final class DatapathPass {
     }
 
     /** True once the cursor returned its last event. */
-    boolean exhausted() {
+    @Override
+    public boolean exhausted() {
         return exhausted;
     }
 
     /** Fills {@code batch} with the next data-path rows, at most {@code maxRows}; seals it. */
-    void fill(BatchBuilder batch, int maxRows) {
+    @Override
+    public void fill(BatchBuilder batch, int maxRows) {
+        fill(batch, maxRows, -1, null);
+    }
+
+    /** As {@link #fill(BatchBuilder, int)}, every row also given {@code host} in column {@code hostColumn} (unless -1). */
+    void fill(BatchBuilder batch, int maxRows, int hostColumn, String host) {
         cursor.threadChanged();
         batch.reset(Math.min(batchRows, maxRows));
+        if (hostColumn >= 0) {
+            batch.setTextOfEveryRow(hostColumn, host);
+        }
         batchRows = Math.min(BATCH_ROWS, batchRows * 4);
         while (!batch.full()) {
             TraceEvent event = cursor.next();

@@ -5,20 +5,33 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One Arrow stream of {@code _datapath} batches for DuckDB to pull, taken from a {@link DatapathPass}
- * until it has carried {@code maxRows} rows or the pass is over (then the caller may checkpoint
- * and hand the same pass to a new stream).
+ * One Arrow stream of {@code _datapath} batches for DuckDB to pull, taken from a {@link Source} (one
+ * host's {@link DatapathPass}, or the hosts of a lane one after the other) until it has carried
+ * {@code maxRows} rows or the source is over (then the caller may checkpoint and hand the same
+ * source to a new stream).
  */
 final class DatapathReader extends ArrowReader {
-    private final DatapathPass pass;
+    /** Where the batches come from. */
+    interface Source {
+        /** True once nothing is left to read. */
+        boolean exhausted();
+
+        /** Fills {@code batch} (reset by the source) with the next rows, at most {@code maxRows}, and seals it. */
+        void fill(BatchBuilder batch, int maxRows);
+    }
+
+    private final Source pass;
+    private final java.util.List<Column> columns;
     private final long maxRows;
     private BatchBuilder batch;
     private long rows;
 
-    DatapathReader(BufferAllocator allocator, DatapathPass pass, long maxRows) {
+    /** Batches of {@code columns} (the data-path columns, maybe with a host column after them). */
+    DatapathReader(BufferAllocator allocator, Source pass, long maxRows, java.util.List<Column> columns) {
         super(allocator);
         this.pass = pass;
         this.maxRows = maxRows;
+        this.columns = java.util.List.copyOf(columns);
     }
 
     /** Rows this stream carried. */
@@ -32,7 +45,7 @@ final class DatapathReader extends ArrowReader {
             return false;
         }
         if (batch == null) {
-            batch = new BatchBuilder(getVectorSchemaRoot(), DatapathWriter.COLUMNS);
+            batch = new BatchBuilder(getVectorSchemaRoot(), columns);
         }
         pass.fill(batch, (int) Math.min(Integer.MAX_VALUE, maxRows - rows));
         rows += batch.rows();
@@ -51,6 +64,6 @@ final class DatapathReader extends ArrowReader {
 
     @Override
     protected Schema readSchema() {
-        return BatchBuilder.schemaOf(DatapathWriter.COLUMNS);
+        return BatchBuilder.schemaOf(columns);
     }
 }

@@ -114,6 +114,11 @@ final class SparseRows {
      * this table's column {@code c}, consulted only for the columns some row set.
      */
     void fill(BatchBuilder batch, int from, int to, int[] slots) {
+        fill(batch, from, to, slots, -1, null);
+    }
+
+    /** As {@link #fill(BatchBuilder, int, int, int[])}, each row also given {@code host} in batch column {@code hostSlot} (unless -1). */
+    void fill(BatchBuilder batch, int from, int to, int[] slots, int hostSlot, String host) {
         int[] present = new int[set.length];
         int count = 0;
         for (int c = 0; c < set.length; c++) {
@@ -123,6 +128,9 @@ final class SparseRows {
         }
         for (int r = from; r < to; r++) {
             int index = batch.nextRow();
+            if (hostSlot >= 0) {
+                batch.setText(hostSlot, index, host);
+            }
             int page = r >>> PAGE_SHIFT;
             int at = r & (PAGE - 1);
             long bit = 1L << at;

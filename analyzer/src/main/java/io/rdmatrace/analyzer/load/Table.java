@@ -24,14 +24,6 @@ record Table(String name, List<Column> columns) {
         return "CREATE TABLE " + qualifiedName + " (host VARCHAR, " + columnDefinitions() + ")";
     }
 
-    /**
-     * The table without its host column, under another (qualified) name: a table that only ever
-     * holds one host's rows, whose host a view adds as a constant ({@link DatapathStore}).
-     */
-    String createSqlWithoutHost(String qualifiedName) {
-        return "CREATE TABLE " + qualifiedName + " (" + columnDefinitions() + ")";
-    }
-
     /** "name TYPE, ..." of {@link #columns()}. */
     private String columnDefinitions() {
         return columns.stream().map(c -> c.name() + " " + c.type().name()).collect(Collectors.joining(", "));

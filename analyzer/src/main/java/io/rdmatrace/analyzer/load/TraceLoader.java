@@ -8,9 +8,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -34,8 +37,9 @@ import io.rdmatrace.trace.store.TraceSet;
 /**
  * Loads host traces into the base tables: discovers host folders ({@link TraceSet}), reads each
  * queue once, streams data-path events to DuckDB as Arrow batches while it collects the rest,
- * then loads those. Hosts load in parallel (one thread and one DuckDB connection each, up to the
- * processor count): each host is an independent stream, and DuckDB accepts concurrent appends.
+ * then loads those. Hosts load in parallel, one lane of hosts per thread and DuckDB connection (up
+ * to the processor count, {@link DatapathStore}): each host is an independent stream, and DuckDB
+ * accepts concurrent appends.
  * A folder that cannot be read becomes a {@code _host} row saying why; the other hosts still load.
  */
 public final class TraceLoader {
@@ -123,7 +127,7 @@ public final class TraceLoader {
                     hosts.add(refused(folder, e.problem().name(), e.getMessage()));
                 }
             }
-            List<DatapathStore.Target> targets = database.datapath().forHosts(readableHosts);
+            List<DatapathStore.Lane> targets = database.datapath().forHosts(readableHosts);
             for (int i = 0; i < readers.size(); i++) {
                 readable.add(new OpenHost(readableFolders.get(i), readableHosts.get(i), readers.get(i), targets.get(i)));
             }
@@ -138,7 +142,7 @@ public final class TraceLoader {
     }
 
     /** A host folder whose SESSION was read, waiting for its events to be loaded. */
-    private record OpenHost(Path folder, String host, TraceReader reader, DatapathStore.Target target) {
+    private record OpenHost(Path folder, String host, TraceReader reader, DatapathStore.Lane lane) {
     }
 
     private static ExecutorService newPool(int threads) {
@@ -194,30 +198,49 @@ public final class TraceLoader {
 
     private List<HostLoad> loadInParallel(List<OpenHost> open, ExecutorService pool, DuckDBConnection connection)
             throws SQLException {
-        if (open.size() <= 1 || pool == null) {
+        // the hosts of one lane load one after the other, on one thread (a lane's checkpoints wait for its writers)
+        Map<DatapathStore.Lane, List<OpenHost>> byLane = new LinkedHashMap<>();
+        for (OpenHost host : open) {
+            byLane.computeIfAbsent(host.lane(), l -> new ArrayList<>()).add(host);
+        }
+        if (byLane.size() <= 1 || pool == null) {
+            // one lane at most (one host, or one lane allowed); this connection also writes the cold rows, so
+            // each host's data-path rows commit on their own
             List<HostLoad> loads = new ArrayList<>();
             for (OpenHost host : open) {
                 loads.add(loadOpen(host, connection));
             }
+            for (DatapathStore.Lane lane : byLane.keySet()) {
+                lane.finish(connection);
+            }
             return loads;
         }
-        // one DuckDB worker per appending connection: the hosts already keep every core busy, and
+        // one DuckDB worker per appending connection: the lanes already keep every core busy, and
         // DuckDB's own workers on top of them only add switching (measured: 9.9 s -> 6.1 s for 10M events)
         String duckdbThreads = setting(connection, "threads");
         execute(connection, "SET threads = 1");
         try {
-            List<Future<HostPass>> futures = new ArrayList<>();
-            for (OpenHost host : open) {
+            List<Future<List<HostPass>>> futures = new ArrayList<>();
+            for (Map.Entry<DatapathStore.Lane, List<OpenHost>> lane : byLane.entrySet()) {
                 futures.add(pool.submit(() -> {
-                    // each host appends its data-path rows through its own connection to the same database
+                    // each lane appends its data-path rows through its own connection to the same database
                     try (DuckDBConnection own = connection.duplicate()) {
-                        return pass(host, own);
+                        lane.getKey().begin(own);
+                        List<HostPass> passes = passes(lane.getValue(), own);
+                        lane.getKey().finish(own);
+                        return passes;
                     }
                 }));
             }
+            Map<OpenHost, HostPass> byHost = new HashMap<>();
+            for (Future<List<HostPass>> future : futures) {
+                for (HostPass pass : await(future)) {
+                    byHost.put(pass.open(), pass);
+                }
+            }
             List<HostPass> passes = new ArrayList<>();
-            for (Future<HostPass> future : futures) {
-                passes.add(await(future));
+            for (OpenHost host : open) {
+                passes.add(byHost.get(host));
             }
             // The hosts' other rows go in on this one connection in one transaction. Two connections
             // appending to one table commit separately, and DuckDB copies every commit after the first
@@ -241,6 +264,18 @@ public final class TraceLoader {
         } finally {
             execute(connection, "SET threads = " + Integer.parseInt(duckdbThreads));
         }
+    }
+
+    /** Work that throws SQLException. */
+    private interface Load<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code load}, then finishes {@code lane} (its last rows compressed if worth it). */
+    private static <T> T inLane(DatapathStore.Lane lane, DuckDBConnection connection, Load<T> load) throws SQLException {
+        T result = load.run();
+        lane.finish(connection);
+        return result;
     }
 
     /** Ends a transaction that failed part-way; the failure that stopped it is the one reported. */
@@ -310,37 +345,87 @@ public final class TraceLoader {
 
     /** Reads every event of one host, appending its data-path rows through {@code target}. */
     private HostPass pass(OpenHost open, DuckDBConnection target) throws SQLException {
-        long start = System.nanoTime();
-        TraceReader reader = open.reader();
-        TraceEvent[] last = {null};
-        EventCursor cursor = new EventCursor() {
-            @Override
-            public TraceEvent next() {
-                TraceEvent e = reader.next();
-                if (e != null) {
-                    last[0] = e;
-                }
-                return e;
-            }
+        return passes(List.of(open), target).get(0);
+    }
 
-            @Override
-            public void threadChanged() {
-                reader.singleThreadedCheckReset();
+    /**
+     * Reads every event of each host (all of one lane), one after the other, appending their data-path
+     * rows to the lane through {@code target} in as few inserts as the lane's checkpoints allow.
+     */
+    private List<HostPass> passes(List<OpenHost> hosts, DuckDBConnection target) throws SQLException {
+        DatapathStore.Lane lane = hosts.get(0).lane();
+        List<HostPass> done = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Reading> readings = new ArrayList<>();
+        for (OpenHost open : hosts) {
+            readings.add(new Reading(open, done));
+        }
+        LaneSource source = new LaneSource(readings);
+        try (BufferAllocator own = allocator.newChildAllocator(hosts.get(0).host(), 0, Long.MAX_VALUE)) {
+            ArrowIngest ingest = new ArrowIngest(target, own);
+            // in parts, the lane compressed by a checkpoint whenever a part fills it: memory stays near the compressed size
+            do {
+                DatapathReader part = new DatapathReader(own, source, lane.room(), LaneSource.COLUMNS);
+                ingest.insertColumns(lane.table(), part, LaneSource.COLUMNS);
+                lane.appended(part.rows(), target);
+            } while (!source.exhausted());
+        }
+        return new ArrayList<>(done);
+    }
+
+    /** One host being read: its cursor over the queue, its pass and what it read. */
+    private static final class Reading implements LaneSource.Host {
+        private final OpenHost open;
+        private final List<HostPass> done;
+        private final long start = System.nanoTime();
+        private final ColdRows cold = new ColdRows();
+        private final DatapathPass pass;
+        private TraceEvent last;
+
+        Reading(OpenHost open, List<HostPass> done) {
+            this.open = open;
+            this.done = done;
+            TraceReader reader = open.reader();
+            this.pass = new DatapathPass(new EventCursor() {
+                @Override
+                public TraceEvent next() {
+                    TraceEvent e = reader.next();
+                    if (e != null) {
+                        last = e;
+                    }
+                    return e;
+                }
+
+                @Override
+                public void threadChanged() {
+                    reader.singleThreadedCheckReset();
+                }
+            }, cold);
+        }
+
+        @Override
+        public String name() {
+            return open.host();
+        }
+
+        @Override
+        public DatapathPass pass() {
+            return pass;
+        }
+
+        @Override
+        public void finished() {
+            Times times = Times.readNow(last);
+            TraceReader reader = open.reader();
+            long events = pass.events();
+            ReadOutcome outcome = reader.outcome();
+            String detail = outcome == null ? open.folder() + ": read " + events + " events" : outcome.detail();
+            String status = outcome == null ? "TRUNCATED" : outcome.status().name();
+            if (status.equals("CLEAN") && reader.damage() != null) {
+                status = "REPAIRED"; // every event is there, but the files needed repair to be read
             }
-        };
-        ColdRows cold = new ColdRows();
-        long events;
-        try (BufferAllocator own = allocator.newChildAllocator(open.host(), 0, Long.MAX_VALUE)) {
-            events = loadDatapath(open.host(), cursor, cold, new ArrowIngest(target, own), own, open.target(), target);
+            done.add(new HostPass(open, cold, events, status, detail, reader.session().formatVersion().toString(), start,
+                    times));
         }
-        Times times = Times.readNow(last[0]);
-        ReadOutcome outcome = reader.outcome();
-        String detail = outcome == null ? open.folder() + ": read " + events + " events" : outcome.detail();
-        String status = outcome == null ? "TRUNCATED" : outcome.status().name();
-        if (status.equals("CLEAN") && reader.damage() != null) {
-            status = "REPAIRED"; // every event is there, but the files needed repair to be read
-        }
-        return new HostPass(open, cold, events, status, detail, reader.session().formatVersion().toString(), start, times);
     }
 
     /**
@@ -353,12 +438,14 @@ public final class TraceLoader {
             loadCold(cold, new ArrowIngest(target, own), own);
         }
         List<HostLoad> loads = new ArrayList<>();
-        for (HostPass pass : passes) {
-            OpenHost open = pass.open();
-            HostLoad load = new HostLoad(open.folder().toString(), open.host(), pass.status(), pass.detail(), pass.events(),
-                    System.nanoTime() - pass.startNanos());
-            recordHost(target, load, pass.formatVersion(), pass.times());
-            loads.add(load);
+        try (PreparedStatement insert = hostInsert(target)) {
+            for (HostPass pass : passes) {
+                OpenHost open = pass.open();
+                HostLoad load = new HostLoad(open.folder().toString(), open.host(), pass.status(), pass.detail(), pass.events(),
+                        System.nanoTime() - pass.startNanos());
+                recordHost(insert, load, pass.formatVersion(), pass.times());
+                loads.add(load);
+            }
         }
         return loads;
     }
@@ -373,7 +460,8 @@ public final class TraceLoader {
         }
         try (reader) {
             String host = uniqueHost(reader.session().hostId(), folder);
-            return loadOpen(new OpenHost(folder, host, reader, database.datapath().forHost(host)), database.connection());
+            DatapathStore.Lane lane = database.datapath().forHost(host);
+            return inLane(lane, database.connection(), () -> loadOpen(new OpenHost(folder, host, reader, lane), database.connection()));
         }
     }
 
@@ -399,8 +487,9 @@ public final class TraceLoader {
         long start = System.nanoTime();
         DuckDBConnection connection = database.connection();
         Iterator<TraceEvent> it = events.iterator();
-        long loaded = loadEvents(host, () -> it.hasNext() ? it.next() : null, new ArrowIngest(connection, allocator), allocator,
-                database.datapath().forHost(host), connection);
+        DatapathStore.Lane lane = database.datapath().forHost(host);
+        long loaded = inLane(lane, connection, () -> loadEvents(host, () -> it.hasNext() ? it.next() : null,
+                new ArrowIngest(connection, allocator), allocator, lane, connection));
         HostLoad load = new HostLoad(host, host, status, host + ": " + loaded + " events from memory", loaded,
                 System.nanoTime() - start);
         recordHost(connection, load, FormatVersion.CURRENT.toString(), times);
@@ -408,7 +497,7 @@ public final class TraceLoader {
     }
 
     private static long loadEvents(String host, EventCursor cursor, ArrowIngest ingest, BufferAllocator allocator,
-            DatapathStore.Target datapath, DuckDBConnection connection) throws SQLException {
+            DatapathStore.Lane datapath, DuckDBConnection connection) throws SQLException {
         ColdRows cold = new ColdRows();
         long events = loadDatapath(host, cursor, cold, ingest, allocator, datapath, connection);
         loadCold(List.of(new HostCold(host, cold)), ingest, allocator);
@@ -417,21 +506,13 @@ public final class TraceLoader {
 
     /** Reads every event: appends the data-path rows, hands the others to {@code cold}; returns the events read. */
     private static long loadDatapath(String host, EventCursor cursor, ColdRows cold, ArrowIngest ingest,
-            BufferAllocator allocator, DatapathStore.Target datapath, DuckDBConnection connection) throws SQLException {
+            BufferAllocator allocator, DatapathStore.Lane lane, DuckDBConnection connection) throws SQLException {
         DatapathPass pass = new DatapathPass(cursor, cold);
-        // in parts, each compressed by a checkpoint before the next is appended: memory stays near the compressed size
-        long lastPart;
+        // in parts, the lane compressed by a checkpoint whenever a part fills it: memory stays near the compressed size
         do {
-            DatapathReader part = new DatapathReader(allocator, pass, datapath.checkpointRows());
-            if (datapath.hostColumn()) {
-                ingest.insert(datapath.table(), host, part, DatapathWriter.COLUMNS);
-            } else {
-                ingest.insertColumns(datapath.table(), part, DatapathWriter.COLUMNS);
-            }
-            lastPart = part.rows();
-            if (!pass.exhausted() || datapath.checkpointLast(lastPart)) {
-                datapath.checkpoint(connection);
-            }
+            DatapathReader part = new DatapathReader(allocator, pass, lane.room(), DatapathWriter.COLUMNS);
+            ingest.insert(lane.table(), host, part, DatapathWriter.COLUMNS);
+            lane.appended(part.rows(), connection);
         } while (!pass.exhausted());
         return pass.events();
     }
@@ -474,19 +555,28 @@ public final class TraceLoader {
     }
 
     private static void recordHost(DuckDBConnection target, HostLoad load, String formatVersion, Times times) throws SQLException {
-        try (PreparedStatement insert = target.prepareStatement("INSERT INTO _host (host, folder, status, detail, format_version, "
-                + "events, last_seq, last_wall_ns, read_wall_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            insert.setString(1, load.host());
-            insert.setString(2, load.folder());
-            insert.setString(3, load.status());
-            insert.setString(4, load.detail());
-            insert.setString(5, formatVersion);
-            insert.setLong(6, load.events());
-            insert.setLong(7, load.events() - 1);
-            setLong(insert, 8, times == null ? null : times.lastWallNanos());
-            setLong(insert, 9, times == null ? null : times.readWallNanos());
-            insert.executeUpdate();
+        try (PreparedStatement insert = hostInsert(target)) {
+            recordHost(insert, load, formatVersion, times);
         }
+    }
+
+    private static PreparedStatement hostInsert(DuckDBConnection target) throws SQLException {
+        return target.prepareStatement("INSERT INTO _host (host, folder, status, detail, format_version, "
+                + "events, last_seq, last_wall_ns, read_wall_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    }
+
+    /** One _host row through a prepared {@link #hostInsert} (prepared once for a job's thousand hosts). */
+    private static void recordHost(PreparedStatement insert, HostLoad load, String formatVersion, Times times) throws SQLException {
+        insert.setString(1, load.host());
+        insert.setString(2, load.folder());
+        insert.setString(3, load.status());
+        insert.setString(4, load.detail());
+        insert.setString(5, formatVersion);
+        insert.setLong(6, load.events());
+        insert.setLong(7, load.events() - 1);
+        setLong(insert, 8, times == null ? null : times.lastWallNanos());
+        setLong(insert, 9, times == null ? null : times.readWallNanos());
+        insert.executeUpdate();
     }
 
     private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {

@@ -23,7 +23,7 @@ import io.rdmatrace.trace.model.SessionInfo;
 import io.rdmatrace.trace.model.TraceEvent;
 import io.rdmatrace.trace.model.Wc;
 
-/** In memory, each host's data-path rows go to a compressed database of its own, in checkpointed parts. */
+/** In memory, the data-path rows go to a few compressed databases (lanes), each checkpointed in parts. */
 class DatapathStoreTest {
     private static final int CHECKPOINT_ROWS = 4 * 1024;
 
@@ -32,8 +32,9 @@ class DatapathStoreTest {
         try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
                 BufferAllocator allocator = new RootAllocator()) {
             Schema.createBaseTables(c);
-            TraceLoader loader = new TraceLoader(c, allocator, DatapathStore.compressed(c, CHECKPOINT_ROWS));
-            // 2.5 parts, exactly 3 parts, and a bring-up's few rows (no last checkpoint)
+            TraceLoader loader = new TraceLoader(c, allocator, DatapathStore.compressed(c, CHECKPOINT_ROWS, 3));
+            // 2.5 parts (lane 0), exactly 3 parts (lane 1), a bring-up's few rows (lane 2: no last checkpoint),
+            // and a fourth host in lane 0 again
             loader.loadEvents("a", completions(CHECKPOINT_ROWS * 5 / 2, 7));
             loader.loadEvents("b", completions(CHECKPOINT_ROWS * 3, 9));
             loader.loadEvents("c", completions(10, 11));
@@ -45,13 +46,15 @@ class DatapathStoreTest {
                     "c|10|55|1|10|10|11",
                     "d'x|3|6|1|3|3|12");
             assertThat(rows(c, "SELECT count(*) FROM _datapath WHERE host = 'b'")).containsExactly("12288");
-            // the bundle database, then one per host
+            assertThat(rows(c, "SELECT host, count(*) FROM _datapath_0.main._datapath GROUP BY host ORDER BY host"))
+                    .containsExactly("a|10240", "d'x|3");
+            // three lanes, no more
             assertThat(rows(c, "SELECT database_name FROM duckdb_databases() WHERE database_name LIKE '\\_datapath%' "
-                    + "ESCAPE '\\' ORDER BY database_name")).containsExactly("_datapath_0", "_datapath_1", "_datapath_2",
-                    "_datapath_3", "_datapath_4");
-            // a host's own table stores no host column (the view adds it); the bundle database's keeps it
+                    + "ESCAPE '\\' ORDER BY database_name")).containsExactly("_datapath_0", "_datapath_1", "_datapath_2");
+            // every lane's table stores the host column (and the view has it)
             assertThat(rows(c, "SELECT database_name, count(*) FROM duckdb_columns() WHERE table_name = '_datapath' "
-                    + "AND column_name = 'host' GROUP BY ALL ORDER BY ALL")).containsExactly("_datapath_0|1", "memory|1");
+                    + "AND column_name = 'host' GROUP BY ALL ORDER BY ALL"))
+                    .containsExactly("_datapath_0|1", "_datapath_1|1", "_datapath_2|1", "memory|1");
             // the view has the base table's columns, in order, with their types
             try (DuckDBConnection plain = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
                 Schema.createBaseTables(plain);
@@ -60,27 +63,34 @@ class DatapathStoreTest {
                         .containsExactlyElementsOf(rows(plain, describe));
             }
             // checkpointed parts are stored compressed; the bring-up's rows were never checkpointed
-            assertThat(rows(c, "SELECT count(*) > 0 FROM pragma_storage_info('_datapath_2.main._datapath') "
+            assertThat(rows(c, "SELECT count(*) > 0 FROM pragma_storage_info('_datapath_1.main._datapath') "
                     + "WHERE segment_type = 'BIGINT' AND compression <> 'Uncompressed'")).containsExactly("true");
-            assertThat(rows(c, "SELECT count(*) FROM pragma_storage_info('_datapath_3.main._datapath') "
+            assertThat(rows(c, "SELECT count(*) FROM pragma_storage_info('_datapath_2.main._datapath') "
                     + "WHERE persistent")).containsExactly("0");
         }
     }
 
     @Test
-    void forHosts_aJobsHostsAtOnce_oneViewOverEveryDatabaseAndLaterOnesAdded() throws Exception {
+    void forHosts_aJobsThousandHosts_spreadOverTheLanesOnly() throws Exception {
         try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:")) {
             Schema.createBaseTables(c);
-            DatapathStore store = DatapathStore.compressed(c);
-            List<DatapathStore.Target> targets = store.forHosts(List.of("n1.1", "n1.2", "n2.1"));
-            assertThat(targets).extracting(DatapathStore.Target::catalog)
-                    .containsExactly("_datapath_1", "_datapath_2", "_datapath_3");
-            store.forHost("n3.1");
-            try (var st = c.createStatement()) {
-                st.execute("INSERT INTO _datapath_2.main._datapath (seq) VALUES (5)");
-                st.execute("INSERT INTO _datapath_4.main._datapath (seq) VALUES (6)");
+            DatapathStore store = DatapathStore.compressed(c, CHECKPOINT_ROWS, 2);
+            List<String> hosts = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                hosts.add("n" + i / 8 + "." + i);
             }
-            assertThat(rows(c, "SELECT host, seq FROM _datapath ORDER BY seq")).containsExactly("n1.2|5", "n3.1|6");
+            List<DatapathStore.Lane> lanes = store.forHosts(hosts);
+            assertThat(lanes).hasSize(1000);
+            assertThat(lanes.subList(0, 3)).extracting(DatapathStore.Lane::catalog)
+                    .containsExactly("_datapath_0", "_datapath_1", "_datapath_0");
+            assertThat(lanes.stream().map(DatapathStore.Lane::catalog).distinct()).hasSize(2);
+            try (var st = c.createStatement()) {
+                st.execute("INSERT INTO _datapath_1.main._datapath (host, seq) VALUES ('n0.1', 5)");
+                st.execute("INSERT INTO _datapath_0.main._datapath (host, seq) VALUES ('n124.999', 6)");
+            }
+            assertThat(rows(c, "SELECT host, seq FROM _datapath ORDER BY seq")).containsExactly("n0.1|5", "n124.999|6");
+            assertThat(rows(c, "SELECT count(*) FROM duckdb_databases() WHERE database_name LIKE '\\_datapath%' "
+                    + "ESCAPE '\\'")).containsExactly("2");
         }
     }
 
