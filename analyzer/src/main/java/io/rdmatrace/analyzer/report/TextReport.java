@@ -24,7 +24,8 @@ import io.rdmatrace.analyzer.rule.RuleProblem;
 /**
  * The report for people: a summary naming the root cause, hosts (trace integrity and verdict),
  * connections (states up to the one each QP ended in), then each cause with its consequences
- * indented beneath, the failures nothing in the trace explains, and expected findings folded.
+ * indented beneath, the failures nothing in the trace explains, and expected findings folded. A
+ * job's hosts and connections are told by group ({@link JobSummary}).
  */
 final class TextReport implements ReportWriter {
 
@@ -39,8 +40,12 @@ final class TextReport implements ReportWriter {
                 hosts.size(), result.load().events(), Lookup.millis(result.load().elapsedNanos()),
                 result.outcomes().size(), Lookup.millis(result.ruleNanos()));
         out.println();
-        out.println("Hosts");
-        for (HostLoad host : hosts) {
+        boolean job = JobSummary.applies(result);
+        out.println(job ? "Hosts (" + hosts.size() + ", grouped)" : "Hosts");
+        if (job) {
+            JobSummary.hostLines(result).forEach(line -> out.println("  " + line));
+        }
+        for (HostLoad host : job ? List.<HostLoad>of() : hosts) {
             out.printf("  %-10s trace %-10s %6d events  verdict: %-26s %s%n", host.host(), Lookup.integrity(host),
                     host.events(), Lookup.verdict(host, findings), host.folder());
             if (!host.status().equals("CLEAN")) {
@@ -53,21 +58,26 @@ final class TextReport implements ReportWriter {
             out.println("  " + problem);
         }
         out.println();
-        out.println("Connections");
+        out.println(job ? "Connections (" + result.connections().size() + ", grouped)" : "Connections");
         if (result.connections().isEmpty()) {
             out.println("  none matched (no QP pair found across the loaded hosts)");
+        } else if (job) {
+            JobSummary.connectionLines(result).forEach(line -> out.println("  " + line));
         }
         // lines written per connection and finding are concatenated, not printf'd: a 1,000-QP report has
         // ~30k of them, and a Formatter parsing its pattern for each cost ~0.1 s of a short-lived JVM
-        for (ConnectionSummary c : result.connections()) {
+        for (ConnectionSummary c : job ? List.<ConnectionSummary>of() : result.connections()) {
             out.println("  #" + c.pairId() + " " + Lookup.connection(c) + "  " + c.qpType() + "  matched by " + c.matchedBy());
             out.println("       " + c.hostA() + ": " + Lookup.path(c.pathA(), c.finalA(), c.hostA()));
             out.println("       " + c.hostB() + ": " + Lookup.path(c.pathB(), c.finalB(), c.hostB()));
         }
         if (!result.clocks().isEmpty()) {
             out.println();
-            out.println("Clocks");
-            for (ClockEstimate clock : result.clocks()) {
+            out.println(job ? "Clocks (" + result.clocks().size() + " estimated, grouped)" : "Clocks");
+            if (job) {
+                out.println("  " + JobSummary.clockLine(result.clocks()));
+            }
+            for (ClockEstimate clock : job ? List.<ClockEstimate>of() : result.clocks()) {
                 out.println("  clock offset " + clock.describe());
             }
         }
@@ -79,8 +89,20 @@ final class TextReport implements ReportWriter {
         Map<String, Rule> rules = Lookup.rulesById(result);
         Set<Finding> printed = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean[] hinted = {false};
+        // a job's causes alike (same rule, same message but for names and QP numbers, nothing following
+        // from them) are told once, with every place they were found
+        Map<Finding, List<Finding>> alike = job ? JobSummary.alike(diagnosis, hostNames(hosts)) : Map.of();
         for (Finding cause : diagnosis.causes()) {
+            if (printed.contains(cause)) {
+                continue;
+            }
             out.println();
+            List<Finding> same = alike.getOrDefault(cause, List.of());
+            if (same.size() > 1) {
+                printed.addAll(same);
+                grouped(out, same, rules, options, hinted);
+                continue;
+            }
             finding(out, cause, rules, options, "", hinted, List.of());
             List<Finding> consequences = diagnosis.consequencesOf(cause);
             if (!consequences.isEmpty()) {
@@ -149,6 +171,29 @@ final class TextReport implements ReportWriter {
             out.println(pad + "    fix: the cause (" + String.join(", ", causes.stream().map(c -> c.ruleId() + " on "
                     + Lookup.where(c)).distinct().toList()) + ")");
         }
+    }
+
+    /** A group of findings alike: the rule once, where each was found, the first one's message and evidence. */
+    private static void grouped(PrintWriter out, List<Finding> same, Map<String, Rule> rules, ReportOptions options,
+            boolean[] hinted) {
+        Finding first = same.get(0);
+        out.println(first.severity().name() + " " + first.ruleId() + ": " + rules.get(first.ruleId()).title()
+                + " (" + same.size() + " alike)");
+        out.println("  - on " + JobSummary.places(same) + "; the first: " + Lookup.where(first) + ": " + first.message());
+        out.println("    evidence: " + Lookup.evidence(first));
+        if (!hinted[0] && !first.evidence().isEmpty()) {
+            hinted[0] = true;
+            List<String> ids = new ArrayList<>();
+            first.evidence().stream().limit(4).map(Evidence::toString).forEach(ids::add);
+            out.printf("    look at them: rdmatrace show %s %s%n", options.traceArgs(), String.join(" ", ids));
+        }
+        out.println(indent("fix: " + rules.get(first.ruleId()).fix(), "    "));
+    }
+
+    private static Set<String> hostNames(List<HostLoad> hosts) {
+        Set<String> names = new java.util.HashSet<>();
+        hosts.forEach(h -> names.add(h.host()));
+        return names;
     }
 
     private static void expected(PrintWriter out, List<Finding> expected, Map<String, Rule> rules, ReportOptions options,
