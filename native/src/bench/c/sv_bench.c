@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "verbs_abi.h"   /* IBV_MTU_BYTES: the MTU table, generated from verbs-abi */
+
 #include "softverbs.h"
 #include "sv_bench.h"
 
@@ -107,13 +109,10 @@ static void close_side(struct side *s)
 /* The path MTU enum of 256..4096 bytes (a power of two; checked by main). */
 static enum ibv_mtu mtu_enum(int bytes)
 {
-    switch (bytes) {
-    case 256: return IBV_MTU_256;
-    case 512: return IBV_MTU_512;
-    case 2048: return IBV_MTU_2048;
-    case 4096: return IBV_MTU_4096;
-    default: return IBV_MTU_1024;
-    }
+#define MTU_OF_(name, b) if (bytes == (b)) return name;
+    IBV_MTU_BYTES(MTU_OF_)
+#undef MTU_OF_
+    return IBV_MTU_1024;
 }
 
 static struct ibv_qp *create_rc_qp(struct side *s)

@@ -7,6 +7,10 @@
 #ifndef RDMATRACE_LAYOUT_H
 #define RDMATRACE_LAYOUT_H
 
+/* AH_ATTR_SLOTS and QP_ATTR_SLOTS (and the members they carry, the MTU table): generated at build time
+ * from verbs-abi's QpField, the one declaration of every ibv_qp_attr field. */
+#include "verbs_abi.h"
+
 /* Every call block starts with the call status; the verb's own slots follow at CALL_PAYLOAD. */
 #define STATUS_SLOTS(X) X(RET) X(ERRNO) X(DURATION_NS) X(EXTRA)
 
@@ -27,19 +31,6 @@
 
 /* A GID is 16 raw bytes in two slots (network order, as in the GID table). */
 #define GID_ENTRY_SLOTS(X) X(GID_0) X(GID_1) X(GID_INDEX) X(PORT_NUM) X(GID_TYPE) X(NDEV_IFINDEX)
-
-#define AH_ATTR_SLOTS(X) \
-    X(DGID_0) X(DGID_1) X(FLOW_LABEL) X(SGID_INDEX) X(HOP_LIMIT) X(TRAFFIC_CLASS) X(DLID) X(SL) \
-    X(SRC_PATH_BITS) X(STATIC_RATE) X(IS_GLOBAL) X(PORT_NUM)
-
-/* ibv_qp_attr without its two ah_attr members, which follow as two AH_ATTR blocks. */
-#define QP_ATTR_SLOTS(X) \
-    X(QP_STATE) X(CUR_QP_STATE) X(PATH_MTU) X(PATH_MIG_STATE) X(QKEY) X(RQ_PSN) X(SQ_PSN) \
-    X(DEST_QP_NUM) X(QP_ACCESS_FLAGS) X(CAP_MAX_SEND_WR) X(CAP_MAX_RECV_WR) X(CAP_MAX_SEND_SGE) \
-    X(CAP_MAX_RECV_SGE) X(CAP_MAX_INLINE_DATA) X(PKEY_INDEX) X(ALT_PKEY_INDEX) \
-    X(EN_SQD_ASYNC_NOTIFY) X(SQ_DRAINING) X(MAX_RD_ATOMIC) X(MAX_DEST_RD_ATOMIC) \
-    X(MIN_RNR_TIMER) X(PORT_NUM) X(TIMEOUT) X(RETRY_CNT) X(RNR_RETRY) X(ALT_PORT_NUM) \
-    X(ALT_TIMEOUT) X(RATE_LIMIT)
 
 /* ibv_qp_init_attr; create_qp writes the granted caps back into the CAP slots. */
 #define QP_INIT_SLOTS(X) \

@@ -20,6 +20,7 @@
 
 #include "softverbs.h"
 #include "sv_loc.h"
+#include "verbs_abi.h"   /* IBV_MTU_BYTES: generated from verbs-abi's MTU table */
 
 #define SV_DEFAULT_SPEC   "soft0@127.0.0.1"
 #define SV_MIN_LINK_MTU   576      /* smallest IPv4 MTU every host must accept */
@@ -67,7 +68,12 @@ enum ibv_mtu sv_mtu_from_link(uint32_t link_mtu)
 
 uint32_t sv_mtu_bytes(enum ibv_mtu mtu)
 {
-    return (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096) ? 1u << (mtu + 7) : 0;
+    switch (mtu) {
+#define SV_MTU_CASE_(name, bytes) case name: return bytes;
+    IBV_MTU_BYTES(SV_MTU_CASE_)
+#undef SV_MTU_CASE_
+    }
+    return 0;
 }
 
 static void cfg_defaults(struct sv_devcfg *d)

@@ -6,13 +6,19 @@ import io.rdmatrace.analyzer.Analysis;
 import io.rdmatrace.trace.model.Attr;
 import io.rdmatrace.trace.model.CallEvent;
 import io.rdmatrace.trace.model.Verb;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * diff reports it as a call argument when two captures asked for different rate limits. softverbs, like
  * libibverbs' legacy modify command, refuses the RATE_LIMIT bit (EOPNOTSUPP): the capture says so (TC03
  * fails, exit 1) and the trace keeps what was asked.
+ *
+ * <p>And what adding such a field takes: no hand-written source of the record chain names rate_limit but
+ * its descriptor ({@link #rateLimit_isNamedOnlyByItsDescriptor}).
  */
 class QpFieldEndToEndTest {
     private static final List<String> FAST = List.of("--cq-timeout-ms", "1500", "--oob-timeout-ms", "15000");
@@ -65,6 +74,50 @@ class QpFieldEndToEndTest {
         assertThat(exit).as(out + "" + err).isZero();
         assertThat(out.toString()).contains("listen  ibv_modify_qp  in rate_limit: 1000 → 2000")
                 .contains("connect  ibv_modify_qp  in rate_limit: 1000 → 2000");
+    }
+
+    /**
+     * rate_limit, the last field added, travels the chain above while only its descriptor names it: C's slot
+     * lists and codec ({@code verbs_abi.h}) and the trace's {@code Attr} constant (code 151) are generated
+     * from {@code QpField} at build time, the binding, recorders, replay, loader and diff loop over the
+     * descriptors. Besides the descriptor only ABI facts and the device name it: libibverbs' mask bit
+     * ({@code QpMask}, mirrored by the binding's {@code QpAttrField}), the binding's typed accessor, softverbs
+     * (which refuses the bit). So recording an ibv_qp_attr field the trace does not carry yet is its line in
+     * {@code QpField} (a {@code TraceAttr} with a new code) plus the format's version note ({@code FORMAT.md},
+     * {@code FormatVersion}): three files. A hard-coded rate_limit anywhere else fails this test.
+     */
+    @Test
+    void rateLimit_isNamedOnlyByItsDescriptor() throws IOException {
+        String root = System.getProperty("rdmatrace.repo.root");
+        Path repo = root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
+        Set<String> naming = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(repo)) {
+            files.filter(Files::isRegularFile).filter(p -> isProductSource(repo.relativize(p))).forEach(p -> {
+                try {
+                    String text = Files.readString(p).toLowerCase(Locale.ROOT);
+                    if (text.contains("rate_limit") || text.contains("ratelimit")) {
+                        naming.add(repo.relativize(p).toString());
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+        assertThat(naming).contains("verbs-abi/src/main/java/io/rdmatrace/abi/QpField.java")
+                .isSubsetOf("verbs-abi/src/main/java/io/rdmatrace/abi/QpField.java",
+                        "verbs-abi/src/main/java/io/rdmatrace/abi/QpMask.java",
+                        "native/src/main/java/io/rdmatrace/verbs/QpAttrField.java",
+                        "native/src/main/java/io/rdmatrace/verbs/QpAttr.java",
+                        "native/src/main/c/softverbs/sv_qp_modify.c");
+    }
+
+    /** Hand-written sources of the product: no tests, docs, build output or fleet (not in the product). */
+    private static boolean isProductSource(Path rel) {
+        String s = rel.toString().replace('\\', '/');
+        String name = rel.getFileName().toString();
+        boolean source = name.matches(".*\\.(java|c|h|S|sql|sh|list|map|py)$") || name.equals("Makefile");
+        return source && !s.startsWith(".") && !s.contains("/target/") && !s.startsWith("target/")
+                && !s.contains("/src/test/") && !s.startsWith("fleet/") && !s.startsWith("sample-traces/");
     }
 
     private static void capture(CaptureHosts hosts, Path out, String override) throws Exception {

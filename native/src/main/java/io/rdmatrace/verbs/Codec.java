@@ -144,16 +144,24 @@ final class Codec {
         for (QpField f : QpField.all()) {
             try {
                 slots[f.ordinal()] = switch (f.block()) {
-                    case QP_ATTR -> Slots.QpAttr.valueOf(f.slot()).ordinal();
+                    case QP_ATTR -> qpAttrSlot(f.slot());
                     case AH_ATTR -> Slots.QA_AH_BASE + Slots.AhAttr.valueOf(f.slot()).ordinal();
                     case ALT_AH_ATTR -> Slots.QA_ALT_AH_BASE + Slots.AhAttr.valueOf(f.slot()).ordinal();
                 };
             } catch (IllegalArgumentException e) {
                 throw new IllegalStateException("verbs ABI model: " + f + " names slot " + f.block() + "." + f.slot()
-                        + ", which the JNI layout (Slots, layout.h) does not have", e);
+                        + ", which the JNI layout (Slots, record/layout.h) does not have", e);
             }
         }
         return slots;
+    }
+
+    private static int qpAttrSlot(String slot) {
+        int i = Slots.QP_ATTR.indexOf(slot);
+        if (i < 0) {
+            throw new IllegalArgumentException("no QP_ATTR slot " + slot);
+        }
+        return i;
     }
 
     /** {@code f}'s payload slot in a QP_ATTR block (and its AH blocks) at payload slot 0. */

@@ -2,7 +2,7 @@ package io.rdmatrace.verbs;
 
 import io.rdmatrace.abi.IbvEnum;
 
-/** {@code enum ibv_mtu}: bytes = 1 << (value + 7). */
+/** {@code enum ibv_mtu}; its bytes come from the verbs ABI model's one MTU table ({@link IbvEnum#mtuBytes}). */
 public enum Mtu implements VerbsEnum {
     MTU_256, MTU_512, MTU_1024, MTU_2048, MTU_4096,
     /** 0 or a value above 5: not a valid path MTU (useful to provoke EINVAL). */
@@ -23,7 +23,7 @@ public enum Mtu implements VerbsEnum {
 
     /** 256, 512, 1024, 2048 or 4096; 0 for {@link #INVALID}. */
     public int bytes() {
-        return this == INVALID ? 0 : 1 << (value + 7);
+        return this == INVALID ? 0 : IbvEnum.mtuBytes(value);
     }
 
     public static Mtu of(int value) {

@@ -11,7 +11,7 @@ enum NativeLayout {
     PORT_ATTR(Slots.PortAttr.values()),
     GID_ENTRY(Slots.GidEntry.values()),
     AH_ATTR(Slots.AhAttr.values()),
-    QP_ATTR(Slots.QpAttr.values()),
+    QP_ATTR(Slots.QP_ATTR),
     QP_INIT(Slots.QpInit.values()),
     ASYNC_EVENT(Slots.AsyncEvent.values()),
     BATCH(Slots.Batch.values()),
@@ -23,7 +23,11 @@ enum NativeLayout {
     private final List<String> javaNames;
 
     NativeLayout(Enum<?>[] slots) {
-        this.javaNames = Arrays.stream(slots).map(Enum::name).collect(Collectors.toUnmodifiableList());
+        this(Arrays.stream(slots).map(Enum::name).collect(Collectors.toUnmodifiableList()));
+    }
+
+    NativeLayout(List<String> slots) {
+        this.javaNames = List.copyOf(slots);
     }
 
     List<String> javaNames() {

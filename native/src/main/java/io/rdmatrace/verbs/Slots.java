@@ -1,5 +1,8 @@
 package io.rdmatrace.verbs;
 
+import io.rdmatrace.abi.QpField;
+import java.util.List;
+
 /**
  * Java's mirror of the slot lists in {@code src/main/c/record/layout.h}: each nested enum names the
  * int64 slots of one block, in C's order. {@link NativeLayout} compares every list with the C
@@ -37,15 +40,15 @@ public final class Slots {
         IS_GLOBAL, PORT_NUM
     }
 
-    public enum QpAttr {
-        QP_STATE, CUR_QP_STATE, PATH_MTU, PATH_MIG_STATE, QKEY, RQ_PSN, SQ_PSN, DEST_QP_NUM, QP_ACCESS_FLAGS,
-        CAP_MAX_SEND_WR, CAP_MAX_RECV_WR, CAP_MAX_SEND_SGE, CAP_MAX_RECV_SGE, CAP_MAX_INLINE_DATA, PKEY_INDEX,
-        ALT_PKEY_INDEX, EN_SQD_ASYNC_NOTIFY, SQ_DRAINING, MAX_RD_ATOMIC, MAX_DEST_RD_ATOMIC, MIN_RNR_TIMER,
-        PORT_NUM, TIMEOUT, RETRY_CNT, RNR_RETRY, ALT_PORT_NUM, ALT_TIMEOUT, RATE_LIMIT
-    }
+    /**
+     * The QP_ATTR block: the slot of every {@link QpField} of that block, in struct order (C's list in
+     * verbs_abi.h is generated from the same descriptors; {@link NativeLayout} still compares the two).
+     */
+    public static final List<String> QP_ATTR = QpField.all().stream()
+            .filter(f -> f.block() == QpField.Block.QP_ATTR).map(QpField::slot).toList();
 
     /** A QP_ATTR block is followed by ah_attr and alt_ah_attr blocks. */
-    public static final int QA_AH_BASE = QpAttr.values().length;
+    public static final int QA_AH_BASE = QP_ATTR.size();
     public static final int QA_ALT_AH_BASE = QA_AH_BASE + AhAttr.values().length;
     public static final int QA_BLOCK = QA_ALT_AH_BASE + AhAttr.values().length;
 

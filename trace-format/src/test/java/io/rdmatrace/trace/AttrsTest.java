@@ -148,8 +148,8 @@ class AttrsTest {
 
     @Test
     void mtuBytes() {
-        assertThat(VerbsNames.mtuBytes(1)).isEqualTo(256);
-        assertThat(VerbsNames.mtuBytes(5)).isEqualTo(4096);
-        assertThat(VerbsNames.mtuBytes(0)).isEqualTo(-1);
+        assertThat(io.rdmatrace.abi.IbvEnum.mtuBytes(1)).isEqualTo(256);
+        assertThat(io.rdmatrace.abi.IbvEnum.mtuBytes(5)).isEqualTo(4096);
+        assertThat(io.rdmatrace.abi.IbvEnum.mtuBytes(0)).isEqualTo(-1);
     }
 }

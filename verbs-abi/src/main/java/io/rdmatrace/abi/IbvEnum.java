@@ -128,6 +128,25 @@ public enum IbvEnum {
         return names;
     }
 
+    /**
+     * The bytes of an {@code enum ibv_mtu} value, read from its C name ({@code IBV_MTU_1024} → 1024): the one
+     * MTU table (the binding's Mtu, the scenarios, the SQL macro mtu_bytes and softverbs' C read it), or -1.
+     */
+    public static int mtuBytes(long mtu) {
+        String name = MTU.names.get(mtu);
+        return name == null ? -1 : Integer.parseInt(name.substring("IBV_MTU_".length()));
+    }
+
+    /** The {@code enum ibv_mtu} value of exactly this many bytes, or -1. */
+    public static int mtuOfBytes(long bytes) {
+        for (long mtu : MTU.names.keySet()) {
+            if (mtuBytes(mtu) == bytes) {
+                return (int) mtu;
+            }
+        }
+        return -1;
+    }
+
     /** The value of a constant by its C name ({@code IBV_QPS_RTS} → 3), or {@code ifAbsent}. */
     public int value(String ibvName, int ifAbsent) {
         Long v = values.get(ibvName);

@@ -8,6 +8,9 @@ import static io.rdmatrace.abi.CType.U8;
 import static io.rdmatrace.abi.QpField.Block.AH_ATTR;
 import static io.rdmatrace.abi.QpField.Block.ALT_AH_ATTR;
 import static io.rdmatrace.abi.QpField.Block.QP_ATTR;
+import static io.rdmatrace.abi.TraceAttr.NONE;
+import static io.rdmatrace.abi.TraceAttr.recorded;
+import static io.rdmatrace.abi.TraceAttr.shared;
 import static io.rdmatrace.abi.ValueKind.ACCESS_FLAGS;
 import static io.rdmatrace.abi.ValueKind.BOOL;
 import static io.rdmatrace.abi.ValueKind.MIG_STATE;
@@ -33,81 +36,112 @@ import java.util.stream.Collectors;
  * one of the two AH_ATTR blocks after it, in {@code native/src/main/c/record/layout.h});</li>
  * <li>{@link #scenarioKey()}: its name in capture scenarios and {@code --modify-in-rts} (null: a scenario
  * cannot set it);</li>
- * <li>{@link #traceAttr()}: the name of the trace attribute ({@code io.rdmatrace.trace.model.Attr}) it is
- * recorded as (null: not recorded);</li>
+ * <li>{@link #trace()}: the trace attribute it is recorded as ({@code io.rdmatrace.trace.model.Attr}, generated
+ * from these at build time), with its on-disk code and meaning, or {@link TraceAttr#NONE};</li>
  * <li>{@link #kind()}: what the value is.</li>
  * </ul>
- * Adding a field end to end is one line here (plus, for a new trace attribute, its code in {@code Attr}).
+ * Adding a field end to end is one line here: the C slot lists and codec ({@code verbs_abi.h}) and
+ * the trace's {@code Attr} constants are generated from it ({@link io.rdmatrace.abi.gen.AbiSources}); a new
+ * trace attribute is a minor format version (trace-format's FORMAT.md and {@code FormatVersion}).
  */
 public enum QpField {
-    QP_STATE("qp_state", QpMask.STATE, ENUM, QP_ATTR, "QP_STATE", "qp_state", "QP_STATE", ValueKind.QP_STATE),
-    CUR_QP_STATE("cur_qp_state", QpMask.CUR_STATE, ENUM, QP_ATTR, "CUR_QP_STATE", "cur_qp_state", "CUR_QP_STATE",
-            ValueKind.QP_STATE),
-    PATH_MTU("path_mtu", QpMask.PATH_MTU, ENUM, QP_ATTR, "PATH_MTU", "path_mtu", "PATH_MTU", MTU),
+    QP_STATE("qp_state", QpMask.STATE, ENUM, QP_ATTR, "QP_STATE", "qp_state",
+            recorded("QP_STATE", 131, "qp_state"), ValueKind.QP_STATE),
+    CUR_QP_STATE("cur_qp_state", QpMask.CUR_STATE, ENUM, QP_ATTR, "CUR_QP_STATE", "cur_qp_state",
+            recorded("CUR_QP_STATE", 132, "cur_qp_state"), ValueKind.QP_STATE),
+    PATH_MTU("path_mtu", QpMask.PATH_MTU, ENUM, QP_ATTR, "PATH_MTU", "path_mtu",
+            recorded("PATH_MTU", 133, "path_mtu (also the MTU exchanged out of band)"), MTU),
     PATH_MIG_STATE("path_mig_state", QpMask.PATH_MIG_STATE, ENUM, QP_ATTR, "PATH_MIG_STATE", "path_mig_state",
-            "PATH_MIG_STATE", MIG_STATE),
-    QKEY("qkey", QpMask.QKEY, U32, QP_ATTR, "QKEY", "qkey", "QKEY", NUMBER),
-    RQ_PSN("rq_psn", QpMask.RQ_PSN, U32, QP_ATTR, "RQ_PSN", "rq_psn", "RQ_PSN", NUMBER),
-    SQ_PSN("sq_psn", QpMask.SQ_PSN, U32, QP_ATTR, "SQ_PSN", "sq_psn", "SQ_PSN", NUMBER),
-    DEST_QP_NUM("dest_qp_num", QpMask.DEST_QPN, U32, QP_ATTR, "DEST_QP_NUM", "dest_qp_num", "DEST_QP_NUM", PEER_QPN),
+            recorded("PATH_MIG_STATE", 134, "path_mig_state"), MIG_STATE),
+    QKEY("qkey", QpMask.QKEY, U32, QP_ATTR, "QKEY", "qkey", recorded("QKEY", 135, "HEX32", "qkey"), NUMBER),
+    RQ_PSN("rq_psn", QpMask.RQ_PSN, U32, QP_ATTR, "RQ_PSN", "rq_psn",
+            recorded("RQ_PSN", 136, "PSN24", "rq_psn: first PSN expected from the peer"), NUMBER),
+    SQ_PSN("sq_psn", QpMask.SQ_PSN, U32, QP_ATTR, "SQ_PSN", "sq_psn",
+            recorded("SQ_PSN", 137, "PSN24", "sq_psn: first PSN sent"), NUMBER),
+    DEST_QP_NUM("dest_qp_num", QpMask.DEST_QPN, U32, QP_ATTR, "DEST_QP_NUM", "dest_qp_num",
+            recorded("DEST_QP_NUM", 138, "dest_qp_num"), PEER_QPN),
     QP_ACCESS_FLAGS("qp_access_flags", QpMask.ACCESS_FLAGS, U32, QP_ATTR, "QP_ACCESS_FLAGS", "qp_access_flags",
-            "QP_ACCESS_FLAGS", ACCESS_FLAGS),
-    CAP_MAX_SEND_WR("cap.max_send_wr", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_SEND_WR", null, "MAX_SEND_WR", NUMBER),
-    CAP_MAX_RECV_WR("cap.max_recv_wr", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_RECV_WR", null, "MAX_RECV_WR", NUMBER),
-    CAP_MAX_SEND_SGE("cap.max_send_sge", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_SEND_SGE", null, "MAX_SEND_SGE", NUMBER),
-    CAP_MAX_RECV_SGE("cap.max_recv_sge", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_RECV_SGE", null, "MAX_RECV_SGE", NUMBER),
+            recorded("QP_ACCESS_FLAGS", 139, "qp_access_flags"), ACCESS_FLAGS),
+    CAP_MAX_SEND_WR("cap.max_send_wr", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_SEND_WR", null,
+            shared("MAX_SEND_WR"), NUMBER),
+    CAP_MAX_RECV_WR("cap.max_recv_wr", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_RECV_WR", null,
+            shared("MAX_RECV_WR"), NUMBER),
+    CAP_MAX_SEND_SGE("cap.max_send_sge", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_SEND_SGE", null,
+            shared("MAX_SEND_SGE"), NUMBER),
+    CAP_MAX_RECV_SGE("cap.max_recv_sge", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_RECV_SGE", null,
+            shared("MAX_RECV_SGE"), NUMBER),
     CAP_MAX_INLINE_DATA("cap.max_inline_data", QpMask.CAP, U32, QP_ATTR, "CAP_MAX_INLINE_DATA", null,
-            "MAX_INLINE_DATA", NUMBER),
-    AH_DGID("ah_attr.grh.dgid", QpMask.AV, GID, AH_ATTR, "DGID_0", "ah.dgid", "DGID", PEER_GID),
-    AH_FLOW_LABEL("ah_attr.grh.flow_label", QpMask.AV, U32, AH_ATTR, "FLOW_LABEL", "ah.flow_label", "FLOW_LABEL",
-            NUMBER),
-    AH_SGID_INDEX("ah_attr.grh.sgid_index", QpMask.AV, U8, AH_ATTR, "SGID_INDEX", "ah.sgid_index", "SGID_INDEX",
-            NUMBER),
-    AH_HOP_LIMIT("ah_attr.grh.hop_limit", QpMask.AV, U8, AH_ATTR, "HOP_LIMIT", "ah.hop_limit", "HOP_LIMIT", NUMBER),
+            shared("MAX_INLINE_DATA"), NUMBER),
+    AH_DGID("ah_attr.grh.dgid", QpMask.AV, GID, AH_ATTR, "DGID_0", "ah.dgid",
+            recorded("DGID", 158, "ah_attr.grh.dgid as IPv6 text"), PEER_GID),
+    AH_FLOW_LABEL("ah_attr.grh.flow_label", QpMask.AV, U32, AH_ATTR, "FLOW_LABEL", "ah.flow_label",
+            recorded("FLOW_LABEL", 159, "HEX32", "ah_attr.grh.flow_label"), NUMBER),
+    AH_SGID_INDEX("ah_attr.grh.sgid_index", QpMask.AV, U8, AH_ATTR, "SGID_INDEX", "ah.sgid_index",
+            recorded("SGID_INDEX", 160, "ah_attr.grh.sgid_index"), NUMBER),
+    AH_HOP_LIMIT("ah_attr.grh.hop_limit", QpMask.AV, U8, AH_ATTR, "HOP_LIMIT", "ah.hop_limit",
+            recorded("HOP_LIMIT", 161, "ah_attr.grh.hop_limit"), NUMBER),
     AH_TRAFFIC_CLASS("ah_attr.grh.traffic_class", QpMask.AV, U8, AH_ATTR, "TRAFFIC_CLASS", "ah.traffic_class",
-            "TRAFFIC_CLASS", NUMBER),
-    AH_DLID("ah_attr.dlid", QpMask.AV, U16, AH_ATTR, "DLID", "ah.dlid", "DLID", NUMBER),
-    AH_SL("ah_attr.sl", QpMask.AV, U8, AH_ATTR, "SL", "ah.sl", "SL", NUMBER),
+            recorded("TRAFFIC_CLASS", 162, "ah_attr.grh.traffic_class"), NUMBER),
+    AH_DLID("ah_attr.dlid", QpMask.AV, U16, AH_ATTR, "DLID", "ah.dlid",
+            recorded("DLID", 152, "ah_attr.dlid"), NUMBER),
+    AH_SL("ah_attr.sl", QpMask.AV, U8, AH_ATTR, "SL", "ah.sl",
+            recorded("SL", 153, "ah_attr.sl; also ibv_wc.sl"), NUMBER),
     AH_SRC_PATH_BITS("ah_attr.src_path_bits", QpMask.AV, U8, AH_ATTR, "SRC_PATH_BITS", "ah.src_path_bits",
-            "SRC_PATH_BITS", NUMBER),
-    AH_STATIC_RATE("ah_attr.static_rate", QpMask.AV, U8, AH_ATTR, "STATIC_RATE", "ah.static_rate", "STATIC_RATE",
-            NUMBER),
-    AH_IS_GLOBAL("ah_attr.is_global", QpMask.AV, U8, AH_ATTR, "IS_GLOBAL", "ah.is_global", "IS_GLOBAL", BOOL),
-    AH_PORT_NUM("ah_attr.port_num", QpMask.AV, U8, AH_ATTR, "PORT_NUM", "ah.port_num", "AH_PORT_NUM", NUMBER),
-    ALT_AH_DGID("alt_ah_attr.grh.dgid", QpMask.ALT_PATH, GID, ALT_AH_ATTR, "DGID_0", null, null, PEER_GID),
-    ALT_AH_FLOW_LABEL("alt_ah_attr.grh.flow_label", QpMask.ALT_PATH, U32, ALT_AH_ATTR, "FLOW_LABEL", null, null,
-            NUMBER),
-    ALT_AH_SGID_INDEX("alt_ah_attr.grh.sgid_index", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SGID_INDEX", null, null,
-            NUMBER),
-    ALT_AH_HOP_LIMIT("alt_ah_attr.grh.hop_limit", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "HOP_LIMIT", null, null, NUMBER),
+            recorded("SRC_PATH_BITS", 154, "ah_attr.src_path_bits"), NUMBER),
+    AH_STATIC_RATE("ah_attr.static_rate", QpMask.AV, U8, AH_ATTR, "STATIC_RATE", "ah.static_rate",
+            recorded("STATIC_RATE", 155, "ah_attr.static_rate"), NUMBER),
+    AH_IS_GLOBAL("ah_attr.is_global", QpMask.AV, U8, AH_ATTR, "IS_GLOBAL", "ah.is_global",
+            recorded("IS_GLOBAL", 156, "ah_attr.is_global (GRH present)"), BOOL),
+    AH_PORT_NUM("ah_attr.port_num", QpMask.AV, U8, AH_ATTR, "PORT_NUM", "ah.port_num",
+            recorded("AH_PORT_NUM", 157, "ah_attr.port_num"), NUMBER),
+    ALT_AH_DGID("alt_ah_attr.grh.dgid", QpMask.ALT_PATH, GID, ALT_AH_ATTR, "DGID_0", null, NONE, PEER_GID),
+    ALT_AH_FLOW_LABEL("alt_ah_attr.grh.flow_label", QpMask.ALT_PATH, U32, ALT_AH_ATTR, "FLOW_LABEL", null,
+            NONE, NUMBER),
+    ALT_AH_SGID_INDEX("alt_ah_attr.grh.sgid_index", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SGID_INDEX", null,
+            NONE, NUMBER),
+    ALT_AH_HOP_LIMIT("alt_ah_attr.grh.hop_limit", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "HOP_LIMIT", null,
+            NONE, NUMBER),
     ALT_AH_TRAFFIC_CLASS("alt_ah_attr.grh.traffic_class", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "TRAFFIC_CLASS", null,
-            null, NUMBER),
-    ALT_AH_DLID("alt_ah_attr.dlid", QpMask.ALT_PATH, U16, ALT_AH_ATTR, "DLID", null, null, NUMBER),
-    ALT_AH_SL("alt_ah_attr.sl", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SL", null, null, NUMBER),
-    ALT_AH_SRC_PATH_BITS("alt_ah_attr.src_path_bits", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SRC_PATH_BITS", null, null,
-            NUMBER),
-    ALT_AH_STATIC_RATE("alt_ah_attr.static_rate", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "STATIC_RATE", null, null, NUMBER),
-    ALT_AH_IS_GLOBAL("alt_ah_attr.is_global", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "IS_GLOBAL", null, null, BOOL),
-    ALT_AH_PORT_NUM("alt_ah_attr.port_num", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "PORT_NUM", null, null, NUMBER),
-    PKEY_INDEX("pkey_index", QpMask.PKEY_INDEX, U16, QP_ATTR, "PKEY_INDEX", "pkey_index", "PKEY_INDEX", NUMBER),
-    ALT_PKEY_INDEX("alt_pkey_index", QpMask.ALT_PATH, U16, QP_ATTR, "ALT_PKEY_INDEX", null, "ALT_PKEY_INDEX", NUMBER),
+            NONE, NUMBER),
+    ALT_AH_DLID("alt_ah_attr.dlid", QpMask.ALT_PATH, U16, ALT_AH_ATTR, "DLID", null, NONE, NUMBER),
+    ALT_AH_SL("alt_ah_attr.sl", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SL", null, NONE, NUMBER),
+    ALT_AH_SRC_PATH_BITS("alt_ah_attr.src_path_bits", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "SRC_PATH_BITS", null,
+            NONE, NUMBER),
+    ALT_AH_STATIC_RATE("alt_ah_attr.static_rate", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "STATIC_RATE", null,
+            NONE, NUMBER),
+    ALT_AH_IS_GLOBAL("alt_ah_attr.is_global", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "IS_GLOBAL", null,
+            NONE, BOOL),
+    ALT_AH_PORT_NUM("alt_ah_attr.port_num", QpMask.ALT_PATH, U8, ALT_AH_ATTR, "PORT_NUM", null, NONE, NUMBER),
+    PKEY_INDEX("pkey_index", QpMask.PKEY_INDEX, U16, QP_ATTR, "PKEY_INDEX", "pkey_index",
+            shared("PKEY_INDEX"), NUMBER),
+    ALT_PKEY_INDEX("alt_pkey_index", QpMask.ALT_PATH, U16, QP_ATTR, "ALT_PKEY_INDEX", null,
+            recorded("ALT_PKEY_INDEX", 140, "alt_pkey_index"), NUMBER),
     EN_SQD_ASYNC_NOTIFY("en_sqd_async_notify", QpMask.EN_SQD_ASYNC_NOTIFY, U8, QP_ATTR, "EN_SQD_ASYNC_NOTIFY",
-            "en_sqd_async_notify", "EN_SQD_ASYNC_NOTIFY", BOOL),
+            "en_sqd_async_notify",
+            recorded("EN_SQD_ASYNC_NOTIFY", 141, "en_sqd_async_notify"), BOOL),
     /** Query-only: no mask bit sets it. */
-    SQ_DRAINING("sq_draining", null, U8, QP_ATTR, "SQ_DRAINING", null, "SQ_DRAINING", BOOL),
+    SQ_DRAINING("sq_draining", null, U8, QP_ATTR, "SQ_DRAINING", null,
+            recorded("SQ_DRAINING", 142, "sq_draining"), BOOL),
     MAX_RD_ATOMIC("max_rd_atomic", QpMask.MAX_QP_RD_ATOMIC, U8, QP_ATTR, "MAX_RD_ATOMIC", "max_rd_atomic",
-            "MAX_RD_ATOMIC", NUMBER),
+            recorded("MAX_RD_ATOMIC", 143, "max_rd_atomic"), NUMBER),
     MAX_DEST_RD_ATOMIC("max_dest_rd_atomic", QpMask.MAX_DEST_RD_ATOMIC, U8, QP_ATTR, "MAX_DEST_RD_ATOMIC",
-            "max_dest_rd_atomic", "MAX_DEST_RD_ATOMIC", NUMBER),
+            "max_dest_rd_atomic",
+            recorded("MAX_DEST_RD_ATOMIC", 144, "max_dest_rd_atomic"), NUMBER),
     MIN_RNR_TIMER("min_rnr_timer", QpMask.MIN_RNR_TIMER, U8, QP_ATTR, "MIN_RNR_TIMER", "min_rnr_timer",
-            "MIN_RNR_TIMER", NUMBER),
-    PORT_NUM("port_num", QpMask.PORT, U8, QP_ATTR, "PORT_NUM", "port_num", "PORT_NUM", NUMBER),
-    TIMEOUT("timeout", QpMask.TIMEOUT, U8, QP_ATTR, "TIMEOUT", "timeout", "TIMEOUT", NUMBER),
-    RETRY_CNT("retry_cnt", QpMask.RETRY_CNT, U8, QP_ATTR, "RETRY_CNT", "retry_cnt", "RETRY_CNT", NUMBER),
-    RNR_RETRY("rnr_retry", QpMask.RNR_RETRY, U8, QP_ATTR, "RNR_RETRY", "rnr_retry", "RNR_RETRY", NUMBER),
-    ALT_PORT_NUM("alt_port_num", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_PORT_NUM", null, "ALT_PORT_NUM", NUMBER),
-    ALT_TIMEOUT("alt_timeout", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_TIMEOUT", null, "ALT_TIMEOUT", NUMBER),
-    RATE_LIMIT("rate_limit", QpMask.RATE_LIMIT, U32, QP_ATTR, "RATE_LIMIT", "rate_limit", "RATE_LIMIT", NUMBER);
+            recorded("MIN_RNR_TIMER", 145, "min_rnr_timer (IBTA encoding)"), NUMBER),
+    PORT_NUM("port_num", QpMask.PORT, U8, QP_ATTR, "PORT_NUM", "port_num", shared("PORT_NUM"), NUMBER),
+    TIMEOUT("timeout", QpMask.TIMEOUT, U8, QP_ATTR, "TIMEOUT", "timeout",
+            recorded("TIMEOUT", 146, "local ack timeout (4.096 us * 2^timeout; 0 = infinite)"), NUMBER),
+    RETRY_CNT("retry_cnt", QpMask.RETRY_CNT, U8, QP_ATTR, "RETRY_CNT", "retry_cnt",
+            recorded("RETRY_CNT", 147, "retry_cnt"), NUMBER),
+    RNR_RETRY("rnr_retry", QpMask.RNR_RETRY, U8, QP_ATTR, "RNR_RETRY", "rnr_retry",
+            recorded("RNR_RETRY", 148, "rnr_retry (7 = infinite)"), NUMBER),
+    ALT_PORT_NUM("alt_port_num", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_PORT_NUM", null,
+            recorded("ALT_PORT_NUM", 149, "alt_port_num"), NUMBER),
+    ALT_TIMEOUT("alt_timeout", QpMask.ALT_PATH, U8, QP_ATTR, "ALT_TIMEOUT", null,
+            recorded("ALT_TIMEOUT", 150, "alt_timeout"), NUMBER),
+    RATE_LIMIT("rate_limit", QpMask.RATE_LIMIT, U32, QP_ATTR, "RATE_LIMIT", "rate_limit",
+            recorded("RATE_LIMIT", 151, "rate_limit (kbps)"), NUMBER);
 
     /**
      * The JNI blocks a {@code struct ibv_qp_attr} travels in: the QP_ATTR slots, then an AH_ATTR block for
@@ -123,10 +157,10 @@ public enum QpField {
     private final Block block;
     private final String slot;
     private final String scenarioKey;
-    private final String traceAttr;
+    private final TraceAttr trace;
     private final ValueKind kind;
 
-    QpField(String cName, QpMask mask, CType cType, Block block, String slot, String scenarioKey, String traceAttr,
+    QpField(String cName, QpMask mask, CType cType, Block block, String slot, String scenarioKey, TraceAttr trace,
             ValueKind kind) {
         this.cName = cName;
         this.mask = mask;
@@ -134,7 +168,7 @@ public enum QpField {
         this.block = block;
         this.slot = slot;
         this.scenarioKey = scenarioKey;
-        this.traceAttr = traceAttr;
+        this.trace = trace;
         this.kind = kind;
     }
 
@@ -173,7 +207,12 @@ public enum QpField {
 
     /** The name of the trace attribute the field is recorded as, or null when it is not recorded. */
     public String traceAttr() {
-        return traceAttr;
+        return trace.name();
+    }
+
+    /** How the trace records the field: attribute name, on-disk code and meaning ({@link TraceAttr#NONE}: not). */
+    public TraceAttr trace() {
+        return trace;
     }
 
     public ValueKind kind() {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.rdmatrace.abi.IbvEnum;
 import io.rdmatrace.trace.model.Attr;
 import io.rdmatrace.trace.names.ErrnoNames;
 import io.rdmatrace.trace.model.QpFieldAttrs;
@@ -66,6 +67,7 @@ final class ReferenceTables {
         }
         sql.append(errnoNameMacro()).append(";\n");
         sql.append(qpAttrFieldsMacro()).append(";\n");
+        sql.append(mtuBytesMacro()).append(";\n");
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql.toString());
         }
@@ -84,6 +86,19 @@ final class ReferenceTables {
      */
     static String qpAttrFieldsMacro() {
         return "CREATE MACRO _qp_attr_fields() AS " + literal(String.join("|", QpFieldAttrs.columns()));
+    }
+
+    /** {@code mtu_bytes(m)}: enum ibv_mtu → bytes (3 → 1024) from the verbs ABI model's MTU table; NULL out of range. */
+    static String mtuBytesMacro() {
+        long min = IbvEnum.MTU.entries().keySet().stream().mapToLong(Long::longValue).min().orElseThrow();
+        long max = IbvEnum.MTU.entries().keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+        List<String> bytes = new ArrayList<>();
+        for (long m = min; m <= max; m++) {
+            bytes.add(Integer.toString(IbvEnum.mtuBytes(m)));
+        }
+        String index = min == 1 ? "m" : "m - " + (min - 1);   // DuckDB lists count from 1
+        return "CREATE MACRO mtu_bytes(m) AS CASE WHEN m BETWEEN " + min + " AND " + max + " THEN (["
+                + String.join(", ", bytes) + "][" + index + "])::INTEGER END";
     }
 
     /**

@@ -1,9 +1,11 @@
 package io.rdmatrace.capture.config;
 
-/** enum ibv_mtu (1=256 … 5=4096) and the negotiation both agents do with the exchanged values. */
+import io.rdmatrace.abi.IbvEnum;
+
+/** enum ibv_mtu (1=256 … 5=4096, IbvEnum's table) and the negotiation both agents do with the exchanged values. */
 public final class PathMtu {
-    public static final int MIN = 1;
-    public static final int MAX = 5;
+    public static final int MIN = IbvEnum.MTU.entries().keySet().stream().mapToInt(Long::intValue).min().orElseThrow();
+    public static final int MAX = IbvEnum.MTU.entries().keySet().stream().mapToInt(Long::intValue).max().orElseThrow();
 
     private PathMtu() {
     }
@@ -14,12 +16,8 @@ public final class PathMtu {
         if (v != null && v >= MIN && v <= MAX) {
             return v.intValue();
         }
-        if (v != null) {
-            for (int e = MIN; e <= MAX; e++) {
-                if (bytes(e) == v) {
-                    return e;
-                }
-            }
+        if (v != null && IbvEnum.mtuOfBytes(v) >= 0) {
+            return IbvEnum.mtuOfBytes(v);
         }
         String t = text.trim().toUpperCase(java.util.Locale.ROOT);
         if (t.startsWith("IBV_MTU_")) {
@@ -29,10 +27,11 @@ public final class PathMtu {
     }
 
     public static int bytes(int mtu) {
-        if (mtu < MIN || mtu > MAX) {
+        int bytes = IbvEnum.mtuBytes(mtu);
+        if (bytes < 0) {
             throw new IllegalArgumentException("not an ibv_mtu value: " + mtu);
         }
-        return 1 << (mtu + 7);
+        return bytes;
     }
 
     /**

@@ -48,6 +48,10 @@ public final class QpFieldAttrs {
                 throw new IllegalStateException("verbs ABI model: " + f + " is recorded as " + f.traceAttr()
                         + ", which Attr does not have (add it there with a new code)", e);
             }
+            if (f.trace().declaresAttr() && a.code() != f.trace().code()) {
+                throw new IllegalStateException("verbs ABI model: " + f + " declares " + a + " with code "
+                        + f.trace().code() + ", the trace has " + a.code() + " (rebuild trace-format)");
+            }
             boolean text = f.cType() == CType.GID;
             boolean bool = f.kind() == ValueKind.BOOL;
             if (a.isText() != text || (a.kind() == AttrKind.BOOL) != bool) {

@@ -68,9 +68,4 @@ public final class VerbsNames {
         }
         return ValueNames.flags("enum ibv_qp_attr_mask", pairs.toArray());
     }
-
-    /** The MTU in bytes for an {@code enum ibv_mtu} value (256 for 1 … 4096 for 5), or -1. */
-    public static int mtuBytes(long mtuEnum) {
-        return mtuEnum >= 1 && mtuEnum <= 5 ? 1 << (mtuEnum + 7) : -1;
-    }
 }

@@ -25,9 +25,12 @@ import java.util.Locale;
  * and port attributes, out-of-band parameters).
  *
  * <p><b>The numeric {@link #code()} is the on-disk format.</b> Never reuse or renumber a code;
- * add new attributes with new codes (and a minor format version bump, see FORMAT.md). The
- * {@link #column()} name is what the analyzer's SQL sees (prefixed {@code in_}/{@code out_} for
- * call inputs/outputs). Codes are grouped in ranges by area only to keep the table readable.
+ * add new attributes with new codes (and a minor format version bump, see FORMAT.md). The fields of
+ * {@code struct ibv_qp_attr} are declared in the verbs ABI model ({@code io.rdmatrace.abi.QpField}, code
+ * and meaning included) and generated into this enum at build time: this file is a template
+ * ({@code src/main/java-templates}). The {@link #column()} name is what the analyzer's SQL sees
+ * (prefixed {@code in_}/{@code out_} for call inputs/outputs). Codes are grouped in ranges by area
+ * only to keep the table readable.
  */
 public enum Attr {
     // --- object handles (user-space pointers of the verbs objects) 1..19
@@ -127,38 +130,7 @@ public enum Attr {
 
     // --- every field of struct ibv_qp_attr 130..189
     ATTR_MASK(130, FLAGS, VerbsNames.QP_ATTR_MASK, "ibv_modify_qp/ibv_query_qp attribute mask"),
-    QP_STATE(131, ENUM, VerbsNames.QP_STATE, "qp_state"),
-    CUR_QP_STATE(132, ENUM, VerbsNames.QP_STATE, "cur_qp_state"),
-    PATH_MTU(133, ENUM, VerbsNames.MTU, "path_mtu (also the MTU exchanged out of band)"),
-    PATH_MIG_STATE(134, ENUM, VerbsNames.MIG_STATE, "path_mig_state"),
-    QKEY(135, HEX32, "qkey"),
-    RQ_PSN(136, PSN24, "rq_psn: first PSN expected from the peer"),
-    SQ_PSN(137, PSN24, "sq_psn: first PSN sent"),
-    DEST_QP_NUM(138, QPN24, "dest_qp_num"),
-    QP_ACCESS_FLAGS(139, FLAGS, VerbsNames.ACCESS_FLAGS, "qp_access_flags"),
-    ALT_PKEY_INDEX(140, U32, "alt_pkey_index"),
-    EN_SQD_ASYNC_NOTIFY(141, BOOL, "en_sqd_async_notify"),
-    SQ_DRAINING(142, BOOL, "sq_draining"),
-    MAX_RD_ATOMIC(143, U32, "max_rd_atomic"),
-    MAX_DEST_RD_ATOMIC(144, U32, "max_dest_rd_atomic"),
-    MIN_RNR_TIMER(145, U32, "min_rnr_timer (IBTA encoding)"),
-    TIMEOUT(146, U32, "local ack timeout (4.096 us * 2^timeout; 0 = infinite)"),
-    RETRY_CNT(147, U32, "retry_cnt"),
-    RNR_RETRY(148, U32, "rnr_retry (7 = infinite)"),
-    ALT_PORT_NUM(149, U32, "alt_port_num"),
-    ALT_TIMEOUT(150, U32, "alt_timeout"),
-    RATE_LIMIT(151, U32, "rate_limit (kbps)"),
-    DLID(152, U32, "ah_attr.dlid"),
-    SL(153, U32, "ah_attr.sl; also ibv_wc.sl"),
-    SRC_PATH_BITS(154, U32, "ah_attr.src_path_bits"),
-    STATIC_RATE(155, U32, "ah_attr.static_rate"),
-    IS_GLOBAL(156, BOOL, "ah_attr.is_global (GRH present)"),
-    AH_PORT_NUM(157, U32, "ah_attr.port_num"),
-    DGID(158, TEXT, "ah_attr.grh.dgid as IPv6 text"),
-    FLOW_LABEL(159, HEX32, "ah_attr.grh.flow_label"),
-    SGID_INDEX(160, U32, "ah_attr.grh.sgid_index"),
-    HOP_LIMIT(161, U32, "ah_attr.grh.hop_limit"),
-    TRAFFIC_CLASS(162, U32, "ah_attr.grh.traffic_class"),
+    // @QP_FIELD_ATTRS@ (the constants of io.rdmatrace.abi.QpField's TraceAttrs, by code, generated here)
 
     // --- work requests (ibv_post_send / ibv_post_recv) 190..209
     WR_ID(190, HEX64, "wr_id (an application cookie, often a pointer: read in hex)"),
