@@ -31,41 +31,12 @@ static struct cmwrap *check_cm(JNIEnv *env, jlong cm)
     return from_handle(cm);
 }
 
-/* "a.b.c.d:port" or "[v6]:port"; "" for NULL or an unknown family (as the tracer writes them). */
-static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (sa == NULL) {
-        return;
-    }
-    char host[INET6_ADDRSTRLEN];
-    if (sa->sa_family == AF_INET) {
-        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-        if (inet_ntop(AF_INET, &in->sin_addr, host, sizeof host) != NULL) {
-            snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
-        }
-    } else if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
-        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host) != NULL) {
-            snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
-        }
-    }
-}
-
 static void put_addr(int64_t *slots, const struct sockaddr *sa)
 {
     char text[TX_NSLOTS * 8];
-    addr_text(sa, text, sizeof text);
+    tr_cm_addr_text(sa, text, sizeof text);
     memset(slots, 0, TX_NSLOTS * 8);
     memcpy(slots, text, strnlen(text, TX_NSLOTS * 8 - 1));
-}
-
-static void put_pdata(int64_t *slots, const void *pdata, unsigned len)
-{
-    memset(slots, 0, CM_PDATA_NSLOTS * 8);
-    if (pdata != NULL && len > 0) {
-        memcpy(slots, pdata, len < CM_PDATA_NSLOTS * 8 ? len : CM_PDATA_NSLOTS * 8);
-    }
 }
 
 /* The CM_CALL block of one call: addresses are the id's after the call unless given. */
@@ -95,7 +66,7 @@ static void put_call(int64_t *p, const struct call *c)
     }
     put_addr(p + CMC_NSLOTS, src);
     put_addr(p + CMC_NSLOTS + TX_NSLOTS, dst);
-    put_pdata(p + CMC_NSLOTS + 2 * TX_NSLOTS, c->pdata, c->plen);
+    tr_cm_pdata_block(p + CMC_NSLOTS + 2 * TX_NSLOTS, c->pdata, c->plen);
 }
 
 /* librdmacm's int calls: 0, or -1 and errno. */
@@ -451,7 +422,7 @@ JNIEXPORT jlong JNICALL Java_io_rdmatrace_verbs_RdmaCm_getCmEvent0(JNIEnv *env, 
     const void *pdata = tr_cm_event_block(p, ev, &plen);
     put_addr(p + CME_NSLOTS, id != NULL ? &id->route.addr.src_addr : NULL);
     put_addr(p + CME_NSLOTS + TX_NSLOTS, id != NULL ? &id->route.addr.dst_addr : NULL);
-    put_pdata(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
+    tr_cm_pdata_block(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
     s[STATUS_EXTRA] = t1;   /* when it was returned (monotonic ns), as the tracer dates events */
     return to_handle(ev);
 }

@@ -1,12 +1,16 @@
 /*
- * The CM_EVENT block of an rdma_cm event (tr_payload.h), filled the same way by the tracing
- * librdmacm (a recorded program) and by the JNI binding (capture --cm), so both map alike.
+ * The CM record blocks (tr_payload.h) the tracing librdmacm (a recorded program) and the JNI
+ * binding (capture --cm) both fill, written once so both map alike: an event's CM_EVENT block,
+ * an address as TEXT, private data as CM_PDATA.
  */
 #ifndef RDMATRACE_TR_CM_EVENT_H
 #define RDMATRACE_TR_CM_EVENT_H
 
+#include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "tr_payload.h"
 
@@ -34,6 +38,38 @@ static inline const void *tr_cm_event_block(int64_t *p, const struct rdma_cm_eve
     *plen = pdata != NULL ? ev->param.conn.private_data_len : 0;
     p[CME_PDATA_LEN] = *plen;
     return pdata;
+}
+
+/* "a.b.c.d:port", "[v6]:port" or "AF_IB"; "" for NULL or another family. */
+static inline void tr_cm_addr_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (sa == NULL) {
+        return;
+    }
+    char host[INET6_ADDRSTRLEN];
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        if (inet_ntop(AF_INET, &in->sin_addr, host, sizeof host) != NULL) {
+            snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
+        }
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host) != NULL) {
+            snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
+        }
+    } else if (sa->sa_family == AF_IB) {
+        snprintf(out, cap, "AF_IB");
+    }
+}
+
+/* The CM_PDATA block: the private data's first CM_PDATA_NSLOTS * 8 bytes, zero-padded. */
+static inline void tr_cm_pdata_block(int64_t *slots, const void *pdata, unsigned len)
+{
+    memset(slots, 0, CM_PDATA_NSLOTS * 8);
+    if (pdata != NULL && len > 0) {
+        memcpy(slots, pdata, len < CM_PDATA_NSLOTS * 8 ? len : CM_PDATA_NSLOTS * 8);
+    }
 }
 
 #endif

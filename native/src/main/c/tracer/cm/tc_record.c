@@ -11,29 +11,6 @@ enum {
     TC_EVENT_SLOTS = TR_PAYLOAD + CME_NSLOTS + 2 * TX_NSLOTS + CM_PDATA_NSLOTS,
 };
 
-/* "a.b.c.d:port" or "[v6]:port"; "" for NULL or an unknown family. */
-static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (sa == NULL) {
-        return;
-    }
-    char host[INET6_ADDRSTRLEN];
-    if (sa->sa_family == AF_INET) {
-        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-        if (inet_ntop(AF_INET, &in->sin_addr, host, sizeof host) != NULL) {
-            snprintf(out, cap, "%s:%u", host, ntohs(in->sin_port));
-        }
-    } else if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
-        if (inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host) != NULL) {
-            snprintf(out, cap, "[%s]:%u", host, ntohs(in6->sin6_port));
-        }
-    } else if (sa->sa_family == AF_IB) {
-        snprintf(out, cap, "AF_IB");
-    }
-}
-
 /* 64 bytes of NUL-padded text into a TEXT block. */
 static void put_text(int64_t *slots, const char *text)
 {
@@ -42,14 +19,6 @@ static void put_text(int64_t *slots, const char *text)
     if (text != NULL) {
         size_t n = strnlen(text, TX_NSLOTS * 8 - 1);
         memcpy(dst, text, n);
-    }
-}
-
-static void put_pdata(int64_t *slots, const void *pdata, unsigned len)
-{
-    memset(slots, 0, CM_PDATA_NSLOTS * 8);
-    if (pdata != NULL && len > 0) {
-        memcpy(slots, pdata, len < CM_PDATA_NSLOTS * 8 ? len : CM_PDATA_NSLOTS * 8);
     }
 }
 
@@ -94,16 +63,16 @@ void tc_record_call(const struct tc_call *c)
     if (c->src_text != NULL) {
         put_text(p + CMC_NSLOTS, c->src_text);
     } else {
-        addr_text(c->src, text, sizeof text);
+        tr_cm_addr_text(c->src, text, sizeof text);
         put_text(p + CMC_NSLOTS, text);
     }
     if (c->dst_text != NULL) {
         put_text(p + CMC_NSLOTS + TX_NSLOTS, c->dst_text);
     } else {
-        addr_text(c->dst, text, sizeof text);
+        tr_cm_addr_text(c->dst, text, sizeof text);
         put_text(p + CMC_NSLOTS + TX_NSLOTS, text);
     }
-    put_pdata(p + CMC_NSLOTS + 2 * TX_NSLOTS, c->pdata, c->plen);
+    tr_cm_pdata_block(p + CMC_NSLOTS + 2 * TX_NSLOTS, c->pdata, c->plen);
     rdmatrace_ring_commit(r, TC_CALL_SLOTS);
 }
 
@@ -120,10 +89,10 @@ void tc_record_event(const struct rdma_cm_event *ev, int64_t t0, int64_t t1)
     unsigned plen;
     const void *pdata = tr_cm_event_block(p, ev, &plen);
     char text[TX_NSLOTS * 8];
-    addr_text(id != NULL ? &id->route.addr.src_addr : NULL, text, sizeof text);
+    tr_cm_addr_text(id != NULL ? &id->route.addr.src_addr : NULL, text, sizeof text);
     put_text(p + CME_NSLOTS, text);
-    addr_text(id != NULL ? &id->route.addr.dst_addr : NULL, text, sizeof text);
+    tr_cm_addr_text(id != NULL ? &id->route.addr.dst_addr : NULL, text, sizeof text);
     put_text(p + CME_NSLOTS + TX_NSLOTS, text);
-    put_pdata(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
+    tr_cm_pdata_block(p + CME_NSLOTS + 2 * TX_NSLOTS, pdata, plen);
     rdmatrace_ring_commit(r, TC_EVENT_SLOTS);
 }
