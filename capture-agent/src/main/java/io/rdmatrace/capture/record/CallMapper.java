@@ -263,8 +263,8 @@ public final class CallMapper {
         fillQuery(qp.handle(), qp.qpNum(), b.mask(), b.ok() ? b : null, b.ret(), b.errno(), b.durationNanos());
     }
 
-    /** {@code answer} null when the query failed. */
-    private void fillQuery(long handle, int qpNum, QpAttrMask mask, QpAnswer answer, long ret, int errno,
+    /** ibv_query_qp's values taken out of the buffer; {@code answer} null when the query failed. */
+    void fillQuery(long handle, int qpNum, QpAttrMask mask, QpAnswer answer, long ret, int errno,
                            long durationNanos) {
         queryIn.set(queryQpNumAt, Integer.toUnsignedLong(qpNum));
         queryIn.set(queryMaskAt, Integer.toUnsignedLong(mask.bits()));

@@ -25,6 +25,8 @@ import io.rdmatrace.verbs.CompletionBatch;
 import io.rdmatrace.verbs.CompletionQueue;
 import io.rdmatrace.verbs.Context;
 import io.rdmatrace.verbs.QpQueryBuffer;
+import io.rdmatrace.verbs.QpAnswer;
+import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QueuePair;
 import io.rdmatrace.verbs.RdmaCmCall;
 import io.rdmatrace.verbs.RdmaCmEvent;
@@ -33,6 +35,7 @@ import io.rdmatrace.verbs.SendBatch;
 import io.rdmatrace.verbs.VerbCall;
 import io.rdmatrace.verbs.VerbsListener;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +47,11 @@ import java.util.function.Consumer;
  *
  * <p>It only observes: the verbs already ran when it hears of them, and a failure to write is kept
  * ({@link #failure()}) instead of thrown into the caller, so recording never changes what the capture
- * does. Calls made before the SESSION can be written (opening and querying the device, whose answers
- * the SESSION carries) are buffered and written right after it.
+ * does. What the calling thread does is take the event's values and its time and thread; the
+ * mapping, encoding and append run on one writer thread ({@link TraceFeed}), in the order the
+ * events happened, each event stamped with the time and thread it happened at. Calls made before
+ * the SESSION can be written (opening and querying the device, whose answers the SESSION carries)
+ * wait in the feed and are written right after it.
  *
  * <p>Empty polls are not recorded one by one: consecutive empty ibv_poll_cq calls on a CQ become one
  * IBV_POLL_CQ event (ret 0, POLLED 0, duration = their summed C time, DURATION = the wall span,
@@ -53,16 +59,24 @@ import java.util.function.Consumer;
  */
 public final class Recorder implements VerbsListener, CmListener, OobObserver, AutoCloseable {
     private final boolean enabled;
-    private final List<Consumer<TraceWriter>> beforeSession = new ArrayList<>();
+    private final TraceFeed feed = new TraceFeed();
+    /** The writer thread's: calls mapped as they are written. */
     private final CallMapper calls = new CallMapper();
+    /** The calling threads': the data path's calls, read from the binding's reused buffers before the call returns. */
+    private final CallMapper dataPath = new CallMapper();
+    /** The writer thread's. */
     private final OobEventMapper oobs = new OobEventMapper();
+    /** The trace once open: at once when not prepared, else (the writer thread opens it) after {@link #close}. */
     private TraceWriter writer;
+    /** The host folder being written, set by {@link #start}. */
+    private Path folder;
+    /** When {@link #start} was called: the SESSION's time, and the time of the calls heard before it. */
+    private long sessionMono = -1;
     /** The trace folder claimed by {@link #prepare}, its queue opening in the background; null once started. */
     private TraceOpening opening;
     private Path outDir;
-    private Throwable failure;
-    /** Events in the trace when the first write failed. */
-    private long keptAtFailure;
+    /** Events the closed trace holds after a write failed (read back), or -1 before it is closed. */
+    private long keptOnDisk = -1;
     private boolean closed;
 
     // the poll loop being summarised: CQ handle (0 = none), calls, C time, first/last wall time
@@ -99,22 +113,27 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         if (!enabled) {
             return;
         }
-        if (writer != null || opening != null || closed) {
+        if (folder != null || opening != null || closed) {
             throw new IllegalStateException("recording already prepared, started or closed");
         }
         this.outDir = outDir;
         opening = TraceOpening.begin(outDir, hostId);
     }
 
-    /** Creates the trace (its SESSION; in the folder {@link #prepare} claimed, if it ran) and writes the calls heard so far. */
+    /**
+     * Creates the trace (its SESSION; in the folder {@link #prepare} claimed, if it ran) and writes the
+     * calls heard so far. A prepared trace is finished opening by the writer thread, dated now: a
+     * failure to open it then is a {@link #failure()} like any failure to write.
+     */
     public synchronized void start(Path outDir, SessionInfo session) throws TraceException {
         if (!enabled) {
             return;
         }
-        if (writer != null) {
+        if (folder != null) {
             throw new IllegalStateException("recording already started");
         }
         this.outDir = outDir;
+        long mono = System.nanoTime();
         if (opening != null) {
             TraceOpening o = opening;
             opening = null;
@@ -122,29 +141,38 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
                 o.close();
                 throw new IllegalArgumentException("prepared " + o.folder() + ", started in " + outDir);
             }
-            writer = o.start(session);
+            Instant now = Instant.now();
+            long wall = now.getEpochSecond() * 1_000_000_000L + now.getNano() - (System.nanoTime() - mono);
+            Thread t = Thread.currentThread();
+            long threadId = t.getId();
+            String threadName = t.getName();
+            folder = o.folder();
+            sessionMono = mono;
+            feed.start(() -> o.start(session, mono, wall, threadId, threadName));
         } else {
-            writer = TraceWriter.create(outDir, session);
+            TraceWriter w = TraceWriter.create(outDir, session);
+            writer = w;
+            folder = w.folder();
+            sessionMono = mono;
+            feed.start(() -> w);
         }
-        for (Consumer<TraceWriter> w : beforeSession) {
-            write(w);
-        }
-        beforeSession.clear();
+        // first the calls heard before the SESSION, then the rest as they come
     }
 
     /** True once the SESSION is written. */
     public synchronized boolean started() {
-        return writer != null;
+        return folder != null;
     }
 
     /** The host folder being written, or null before {@link #start}. */
     public synchronized Path folder() {
-        return writer == null ? null : writer.folder();
+        return folder;
     }
 
     /** Events written so far (SESSION included). */
     public synchronized long eventsWritten() {
-        return writer == null ? 0 : writer.eventsWritten();
+        TraceWriter w = writer != null ? writer : feed.writer();
+        return w == null ? 0 : w.eventsWritten();
     }
 
     /**
@@ -152,7 +180,8 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
      * shows as an {@link InternalError} (the kernel's SIGBUS on a write into the mapped queue file).
      */
     public synchronized Throwable failure() {
-        return failure;
+        TraceFeed.Failure f = feed.failure();
+        return f == null ? null : f.cause();
     }
 
     /**
@@ -160,13 +189,14 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
      * for a full disk or file-size limit, else what failed. The trace keeps those N events.
      */
     public synchronized String failureText() {
-        if (failure == null) {
+        TraceFeed.Failure f = feed.failure();
+        if (f == null) {
             return null;
         }
         // the count is known once the trace is closed and read back (a fault can surface after the write)
-        String kept = closed ? " (" + keptAtFailure + " events kept)" : "";
-        return noSpace(failure) ? "no space left on " + outDir + kept
-                : "cannot write the trace to " + outDir + ": " + failure + kept;
+        String kept = closed ? " (" + (keptOnDisk >= 0 ? keptOnDisk : f.eventsKept()) + " events kept)" : "";
+        return noSpace(f.cause()) ? "no space left on " + outDir + kept
+                : "cannot write the trace to " + outDir + ": " + f.cause() + kept;
     }
 
     /** True for what a full file system or a file-size limit looks like from a mapped queue. */
@@ -188,16 +218,8 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
      * check for asynchronous exceptions, which can be after the write returned. The capture hands
      * it here; recording stops as for any write failure.
      */
-    public synchronized void writeFailed(Throwable e) {
-        failed(e);
-    }
-
-    /** Keeps the first write failure; later events are dropped (the trace stays readable up to here). */
-    private void failed(Throwable e) {
-        if (failure == null) {
-            failure = e;
-            keptAtFailure = writer == null ? 0 : writer.eventsWritten();
-        }
+    public void writeFailed(Throwable e) {
+        feed.failed(e); // later events are dropped: the trace stays readable up to here
     }
 
     /** How many events the closed trace really holds (what a fault did not lose), or {@code fallback}. */
@@ -234,8 +256,10 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         }
         synchronized (this) {
             if (recording()) {
-                calls.fill(call);
-                writeFilled();
+                emit(w -> {
+                    calls.fill(call);
+                    calls.writeTo(w);
+                });
             }
         }
     }
@@ -256,42 +280,37 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         emit(w -> w.cmEvent(e.event(), e.status(), e.id(), attrs));
     }
 
-    /** Written from the buffer itself: no copy of the answer, no {@link VerbCall} (the same event's bytes). */
+    /** The answer copied out of the reused buffer (a few hundred bytes); mapped on the writer thread. */
     @Override
     public synchronized void onQueryQp(QueuePair qp, QpQueryBuffer answer) {
         if (recording()) {
-            calls.fillQuery(qp, answer);
-            writeFilled();
+            long handle = qp.handle();
+            int qpNum = qp.qpNum();
+            QpAttrMask mask = answer.mask();
+            QpAnswer copy = answer.ok() ? answer.toQuery() : null;
+            long ret = answer.ret();
+            int errno = answer.errno();
+            long nanos = answer.durationNanos();
+            emit(w -> {
+                calls.fillQuery(handle, qpNum, mask, copy, ret, errno, nanos);
+                calls.writeTo(w);
+            });
         }
     }
 
     @Override
     public synchronized void onPostSend(QueuePair qp, SendBatch batch) {
         if (recording()) {
-            calls.fillPostSend(qp, batch);
-            writeFilled();
+            dataPath.fillPostSend(qp, batch);
+            call(dataPath.mapped());
         }
     }
 
     @Override
     public synchronized void onPostRecv(QueuePair qp, RecvBatch batch) {
         if (recording()) {
-            calls.fillPostRecv(qp, batch);
-            writeFilled();
-        }
-    }
-
-    private void completion(long cq, Wc wc) {
-        if (writer == null) {
-            emit(w -> w.completion(cq, wc));
-            return;
-        }
-        if (!closed && enabled && failure == null) {
-            try {
-                writer.completion(cq, wc);
-            } catch (RuntimeException | InternalError | AssertionError e) {
-                failed(e);
-            }
+            dataPath.fillPostRecv(qp, batch);
+            call(dataPath.mapped());
         }
     }
 
@@ -300,43 +319,9 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         return !closed && enabled;
     }
 
-    /**
-     * The hot path: writes the call {@link #calls} was just filled with straight from its builders
-     * (no attribute sets, no closure); before the SESSION it is kept as a value.
-     */
-    private void writeFilled() {
-        writeCall(null);
-    }
-
-    /** A call mapped elsewhere (rdma_cm) as a value. */
+    /** A call mapped as a value (rdma_cm's, the data path's). */
     private void call(CallMapper.Mapped m) {
-        if (recording()) {
-            writeCall(m);
-        }
-    }
-
-    /** Writes {@code m}, or with null the call {@link #calls} holds; kept until the SESSION is written. */
-    private void writeCall(CallMapper.Mapped m) {
-        if (emptyCq != 0) {
-            flushEmptyPollsNow();
-        }
-        if (writer == null) {
-            CallMapper.Mapped v = m != null ? m : calls.mapped();
-            beforeSession.add(w -> w.call(v.verb(), v.handle(), v.ret(), v.errno(), v.durationNanos(), v.in(), v.out(), v.wrs()));
-            return;
-        }
-        if (failure != null) {
-            return;
-        }
-        try {
-            if (m != null) {
-                writer.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs());
-            } else {
-                calls.writeTo(writer);
-            }
-        } catch (RuntimeException | InternalError | AssertionError e) {
-            failed(e);
-        }
+        emit(w -> w.call(m.verb(), m.handle(), m.ret(), m.errno(), m.durationNanos(), m.in(), m.out(), m.wrs()));
     }
 
     @Override
@@ -356,16 +341,17 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
             return;
         }
         flushEmptyPolls();
-        if (recording()) {
-            calls.fillPoll(handle, batch);
-            writeFilled();
+        if (!recording()) {
+            return;
         }
+        dataPath.fillPoll(handle, batch);
+        call(dataPath.mapped());
         int n = (int) Math.max(0, ret);
         for (int i = 0; i < n && i < batch.count(); i++) {
             Wc wc = new Wc(batch.wrId(i), batch.statusValue(i), batch.opcodeValue(i), Integer.toUnsignedLong(batch.vendorErr(i)),
                     Integer.toUnsignedLong(batch.byteLen(i)), Integer.toUnsignedLong(batch.immData(i)), batch.qpNum(i),
                     batch.srcQp(i), batch.wcFlags(i), batch.pkeyIndex(i), batch.slid(i), batch.sl(i), batch.dlidPathBits(i));
-            completion(handle, wc);
+            emit(w -> w.completion(handle, wc));
         }
     }
 
@@ -403,8 +389,7 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
 
     private void oob(OobEvent.Direction direction, String remote, OobMessage message) {
         OobEvent.Kind kind = OobEventMapper.kind(message);
-        Attrs attrs = oobs.attrs(message, OobChannel.PROTOCOL_VERSION);
-        emit(w -> w.oob(direction, remote, kind, attrs));
+        emit(w -> w.oob(direction, remote, kind, oobs.attrs(message, OobChannel.PROTOCOL_VERSION)));
     }
 
     // ---- scenario and device ---------------------------------------------------------------
@@ -424,6 +409,7 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         emit(w -> WireEvents.write(w, log));
     }
 
+    /** Hands {@code event} to the writer thread, stamped with this moment and this thread. */
     private void emit(Consumer<TraceWriter> event) {
         if (closed || !enabled) {
             return;
@@ -431,11 +417,16 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         if (emptyCq != 0) {
             flushEmptyPollsNow(); // keep queue order = call order
         }
-        if (writer == null) {
-            beforeSession.add(event);
-            return;
-        }
-        write(event);
+        // a call heard before the SESSION is dated at the SESSION (it is written after it), as the
+        // capture thread's first events always were
+        long mono = folder == null ? -1 : System.nanoTime();
+        Thread t = Thread.currentThread();
+        long threadId = t.getId();
+        String threadName = t.getName();
+        feed.add(w -> {
+            w.stampNext(mono == -1 ? sessionMono : mono, threadId, threadName);
+            event.accept(w);
+        });
     }
 
     private void flushEmptyPollsNow() {
@@ -448,17 +439,6 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         emptyCount = 0;
         emptyNanos = 0;
         emit(w -> w.call(Verb.IBV_POLL_CQ, cq, 0, 0, nanos, in, out));
-    }
-
-    private void write(Consumer<TraceWriter> event) {
-        if (failure != null) {
-            return;
-        }
-        try {
-            event.accept(writer);
-        } catch (RuntimeException | InternalError | AssertionError e) {
-            failed(e); // keep the capture's behaviour; the scenario stops at its next step
-        }
     }
 
     /**
@@ -481,13 +461,15 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
         }
         flushEmptyPolls();
         closed = true;
+        feed.close(); // every event heard so far is written (or the first failure kept) when this returns
+        writer = feed.writer();
         if (opening != null) {
             opening.close(); // never started (the capture failed first): leave no empty trace behind
             opening = null;
         }
         if (writer != null) {
             try {
-                if (failure != null) {
+                if (feed.failure() != null) {
                     // A write failed (a full disk faults in the mapped file, possibly inside Chronicle's
                     // document close, leaving its appender half-closed): write nothing more. The trace
                     // reads as TRUNCATED, and the console says why.
@@ -496,10 +478,11 @@ public final class Recorder implements VerbsListener, CmListener, OobObserver, A
                     writer.close();
                 }
             } catch (RuntimeException | InternalError | AssertionError e) {
-                failed(e); // the END could not be written: the trace reads as TRUNCATED
+                feed.failed(e); // the END could not be written: the trace reads as TRUNCATED
             }
-            if (failure != null) {
-                keptAtFailure = eventsOnDisk(writer.folder(), keptAtFailure);
+            TraceFeed.Failure f = feed.failure();
+            if (f != null) {
+                keptOnDisk = eventsOnDisk(writer.folder(), f.eventsKept());
             }
         }
     }

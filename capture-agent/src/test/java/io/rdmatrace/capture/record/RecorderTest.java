@@ -290,4 +290,56 @@ class RecorderTest {
         assertThat(single.workRequests().get(0).fields().get(Attr.IMM_DATA, -1)).isEqualTo(0xBEEF);
         assertThat(single.workRequests().get(0).sges()).extracting(WorkRequest.Sge::length).containsExactly(64L);
     }
+
+    @Test
+    void eachEvent_carriesTheThreadAndTimeOfItsCall_notOfTheWriter(@TempDir Path out) throws Exception {
+        long[] window = new long[4];
+        try (Recorder rec = new Recorder()) {
+            rec.prepare(out, "h");
+            Thread capture = new Thread(() -> {
+                window[0] = System.nanoTime();
+                rec.onCall(null, new VerbCall.GetDeviceList("lib", 1, new CallStatus(0, 0, "", 10))); // before the SESSION
+                try {
+                    rec.start(out, session("h"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                window[1] = System.nanoTime();
+                rec.mark("TC01", MarkEvent.Verdict.INFO, "first");
+                window[2] = System.nanoTime();
+                rec.onCall(null, new VerbCall.AllocPd(0x10, 0x20, new CallStatus(0, 0, "", 10)));
+                window[3] = System.nanoTime();
+            }, "capture-under-test");
+            capture.start();
+            capture.join(30_000);
+            assertThat(capture.isAlive()).isFalse();
+        }
+        List<TraceEvent> events = readBack(out, "h");
+        assertThat(events).hasSize(5); // SESSION, the early call, the mark, the call, END
+        for (int i = 0; i < 4; i++) {
+            assertThat(events.get(i).header().threadName()).as("event %d", i).isEqualTo("capture-under-test");
+        }
+        long session = events.get(0).header().monoNanos();
+        assertThat(session).isBetween(window[0], window[1]);
+        assertThat(events.get(1).header().monoNanos()).isEqualTo(session); // heard before it, written after it
+        assertThat(events.get(2).header().monoNanos()).isBetween(window[1], window[2]);
+        assertThat(events.get(3).header().monoNanos()).isBetween(window[2], window[3]);
+        assertThat(events.get(4).header().threadName()).isNotEqualTo("rdmatrace-trace-writer"); // the END: close()'s caller
+    }
+
+    @Test
+    void moreEventsThanTheFeedHolds_allReachTheTrace_inTheirOrder(@TempDir Path out) throws Exception {
+        int n = TraceFeed.MAX_QUEUED * 3; // the adding thread must wait for the writer, never drop
+        try (Recorder rec = new Recorder()) {
+            rec.start(out, session("h"));
+            for (int i = 0; i < n; i++) {
+                rec.mark("TC01", MarkEvent.Verdict.INFO, Integer.toString(i));
+            }
+        }
+        List<TraceEvent> events = readBack(out, "h");
+        assertThat(events).hasSize(n + 2);
+        for (int i = 0; i < n; i++) {
+            assertThat(((MarkEvent) events.get(i + 1)).text()).isEqualTo(Integer.toString(i));
+        }
+    }
 }

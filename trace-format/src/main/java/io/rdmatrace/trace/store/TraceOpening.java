@@ -136,8 +136,26 @@ public final class TraceOpening implements AutoCloseable {
         return start(session, ProcessHandle.current().pid(), System::nanoTime, -1);
     }
 
+    /**
+     * As {@link #start(SessionInfo)}, run by another thread than the one that asked (a writer
+     * thread, while the asking thread goes on): the SESSION is dated {@code monoNanos} (on
+     * {@link System#nanoTime()}'s scale) and {@code wallNanos}, the moment it was asked for, and
+     * stamped with the asking thread, so it precedes every event that thread records after asking.
+     */
+    public synchronized TraceWriter start(SessionInfo session, long monoNanos, long wallNanos, long threadId,
+                                          String threadName) throws TraceException {
+        Objects.requireNonNull(threadName, "threadName");
+        return start(session, ProcessHandle.current().pid(), System::nanoTime, monoNanos, wallNanos, threadId, threadName);
+    }
+
     synchronized TraceWriter start(SessionInfo session, long pid, LongSupplier clock, long wallNanosAtStart)
             throws TraceException {
+        return start(session, pid, clock, -1, wallNanosAtStart, -1, null);
+    }
+
+    /** {@code monoNanos} -1: now; {@code threadName} null: the calling thread. */
+    private TraceWriter start(SessionInfo session, long pid, LongSupplier clock, long monoNanos, long wallNanosAtStart,
+                              long threadId, String threadName) throws TraceException {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(clock, "clock");
         if (done) {
@@ -148,7 +166,7 @@ public final class TraceOpening implements AutoCloseable {
         }
         // read together, as in TraceWriter.create (the queue is open by now: the open is not in between)
         OpenQueue q = queueNow();
-        long monoAtStart = clock.getAsLong();
+        long monoAtStart = monoNanos != -1 ? monoNanos : clock.getAsLong();
         long wallAtStart = wallNanosAtStart;
         if (wallAtStart == -1) {
             Instant now = Instant.now();
@@ -158,6 +176,9 @@ public final class TraceOpening implements AutoCloseable {
         TraceWriter w;
         try {
             w = new TraceWriter(dir, hostId, q, lock, pid, clock, monoAtStart, wallAtStart);
+            if (threadName != null) {
+                w.stampNext(monoAtStart, threadId, threadName);
+            }
             w.writeSession(session);
         } catch (RuntimeException | Error e) {
             q.close();
