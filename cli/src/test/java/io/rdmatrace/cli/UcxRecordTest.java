@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * UCX (Debian's ucx-utils) between two softverbs hosts in network namespaces: ucx_perftest over
  * rc_verbs and ud_verbs bare, then under `rdmatrace record` on both hosts, the recording read clean
  * and analyzed with its RC connection paired and no error; UCX_IB_GID_INDEX at the link-local GID on
- * one host is diagnosed (gid-index) on that host.
+ * one host is diagnosed (gid-index) on that host, UCX_IB_TRAFFIC_CLASS on one host only
+ * (traffic-class-mismatch) on that host.
  */
 class UcxRecordTest {
     private static final int PORT = 13337;
@@ -87,6 +88,27 @@ class UcxRecordTest {
         assertThat(report.toString()).as(report.toString())
                 .containsPattern("b addresses its UD peers \\(\\d+ ibv_create_ah\\) from GID index 0, the link-local GID fe80:")
                 .doesNotContain("a addresses its UD peers");
+    }
+
+    @Test
+    void trafficClassOnOneHostOnly_isDiagnosedOnThatHost(@TempDir Path work) throws Exception {
+        InstalledPrograms.require("ucx_perftest");
+        // host b's RC QPs send with traffic class 184 (DSCP 46), host a's with UCX's RoCE v2 default
+        // 106 (DSCP 26): softverbs delivers both (no switch queues here), the mismatch is QoS only
+        String env = "UCX_TLS=rc_v UCX_NET_DEVICES=$SV_DEVICE:1 ";
+        Path out = work.resolve("trace");
+        String recordA = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "a", "--"));
+        String recordB = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "b", "--"));
+        NamespaceHosts.Run run = NamespaceHosts.run(work.resolve("hosts"), PORT, 150, env + recordA + " ucx_perftest -p " + PORT,
+                "UCX_IB_TRAFFIC_CLASS=184 " + env + recordB + " ucx_perftest -p " + PORT + " $SV_PEER -t tag_lat -n 100");
+        assertThat(run.exit()).as(run.describe()).isZero();
+        assertThat(iterations(run.b())).as(run.describe()).isEqualTo(100);
+
+        StringWriter report = new StringWriter();
+        Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(report.toString()).as(report.toString())
+                .containsPattern("b QP 0x[0-9a-f]+ sends with traffic class 184 \\(DSCP 46\\) but its peer a QP 0x[0-9a-f]+ with 106 \\(DSCP 26\\)")
+                .contains("traffic-class-mismatch").doesNotContainPattern("a QP 0x[0-9a-f]+ sends with traffic class");
     }
 
     private static int iterations(String perftestOutput) {
