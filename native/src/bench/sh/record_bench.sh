@@ -9,8 +9,8 @@ root="$(cd "${1:?repository root}" && pwd)"
 rounds="${2:-3}"
 pp_iters="${PP_ITERS:-10000}"
 bw_iters="${BW_ITERS:-3000}"
-sv_lib="$(dirname "$(find "$root/native/target/classes" -path '*softverbs/libibverbs.so.1' | head -1)")"
-[[ -d "$sv_lib" ]] || { echo "record_bench: build softverbs first (make -C native all)" >&2; exit 2; }
+sv_lib="$(dirname "$(find "$root/softverbs/target/classes" -path '*softverbs/libibverbs.so.1' | head -1)")"
+[[ -d "$sv_lib" ]] || { echo "record_bench: build softverbs first (make -C softverbs softverbs)" >&2; exit 2; }
 command -v ib_send_bw >/dev/null || { echo "record_bench: ib_send_bw missing (apt-get install perftest)" >&2; exit 2; }
 # RDMATRACE: the command to run (default: the repository's launcher, which builds the jar when needed)
 read -r -a rdmatrace <<< "${RDMATRACE:-$root/rdmatrace}"

@@ -5,7 +5,7 @@
  *       a UDP ping-pong of the same payload
  *   (c) SEND bandwidth: 64 KiB SENDs streamed from A to B, against a UDP stream of datagrams the
  *       size of one softverbs packet (path MTU 1024 + 16 bytes of BTH and ICRC)
- * Build and run: make -C native bench   (links the built softverbs libibverbs.so.1, not internals)
+ * Build and run: make -C softverbs bench   (links the built softverbs libibverbs.so.1, not internals)
  * Usage: sv_bench [-p pairs] [-n iterations] [-w warmup] [-s size[,size...]] [-t bandwidth_ms]
  *                 [-m round-trip path MTU: 256..4096, default 1024; bring-up and bandwidth stay at 1024]
  * Devices: SOFTVERBS_DEVICES if set (its first two devices), else softverbs_configure() with

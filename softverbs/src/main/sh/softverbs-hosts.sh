@@ -68,7 +68,7 @@ cmd_a="$1" cmd_b="$2"
 [[ -z "$wait_tcp" || "$wait_tcp" =~ ^[0-9]+$ ]] || die 2 "bad --wait-tcp '$wait_tcp'"
 lib="${lib:-$(readlink -f "$here/../../../target/classes/io/rdmatrace/native/linux-x86_64/softverbs")}"
 [[ -f "$lib/libibverbs.so.1" && -x "$lib/softverbs-sysfs" ]] \
-    || die 2 "no softverbs build in '$lib' (make -C native softverbs, or --lib DIR)"
+    || die 2 "no softverbs build in '$lib' (make -C softverbs softverbs, or --lib DIR)"
 command -v ip >/dev/null || die 2 "the ip command is missing (apt-get install iproute2)"
 
 # unique among concurrent runs: pid and a random pair of digits, 7 digits (veth names: IFNAMSIZ 16)

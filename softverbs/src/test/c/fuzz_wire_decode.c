@@ -1,5 +1,5 @@
 /* Randomised decode/encode of RoCEv2 packets (fixed seed, bounded iterations), built with
- * AddressSanitizer + UBSan by `make -C native fuzz`: decode must never read outside the datagram
+ * AddressSanitizer + UBSan by `make -C softverbs fuzz`: decode must never read outside the datagram
  * or crash on any input, and whatever it accepts must be self-consistent and re-encodable.
  * Usage: fuzz_wire_decode [iterations] [seed] */
 #include <arpa/inet.h>

@@ -1,7 +1,7 @@
 /* The modify-QP transition table is written twice: as C data (sv_qp_table.c) for softverbs and
  * as SQL rows (rules/_views/05_qp_transitions.sql) for the analyzer's rules. This test reads the
  * SQL rows and fails if any (type, from, to) pair differs from the C table in legality, the
- * required mask or the optional mask. Run from native/ (as `make test` does). */
+ * required mask or the optional mask. Run from softverbs/ (as `make test` does). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -210,7 +210,7 @@ int main(void)
     const char *text = read_file(SQL_PATH);
     CHECK(text != NULL);
     if (!text) {
-        fprintf(stderr, "cannot read %s (run from native/)\n", SQL_PATH);
+        fprintf(stderr, "cannot read %s (run from softverbs/)\n", SQL_PATH);
         return sv_check_report("test_sv_qp_table_sql");
     }
     parse_sql(text);

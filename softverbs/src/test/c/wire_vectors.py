@@ -6,7 +6,7 @@ the "oracle-friendly restatement" of the ICRC (rdma-facts §5.6):
   ICRC bytes = little-endian zlib.crc32(b'\\xff'*8 + masked IPv4 hdr + masked UDP hdr
                                         + BTH with byte 4 = 0xFF + ext headers + payload + pad)
 with the IPv4 header the kernel sends for a DF datagram from an unconnected socket (ID 0).
-Run:  python3 native/src/test/c/wire_vectors.py   (output pasted into test_wire_vectors.c)
+Run:  python3 softverbs/src/test/c/wire_vectors.py   (output pasted into test_wire_vectors.c)
 """
 import socket
 import struct

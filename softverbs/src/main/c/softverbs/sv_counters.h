@@ -1,6 +1,6 @@
 /* Port counters, named like the kernel's rxe hw_counters where rxe has one (rxe_hw_counters.c),
  * plus softverbs' drop counters. One X-macro list makes the enum and the names, so they cannot
- * drift. The meaning of each is documented in native/SOFTVERBS.md. */
+ * drift. The meaning of each is documented in softverbs/SOFTVERBS.md. */
 #ifndef SV_COUNTERS_H
 #define SV_COUNTERS_H
 

@@ -1,5 +1,5 @@
 /* softverbs-sysfs: writes the softverbs devices' sysfs facts as files, for a mount namespace to
- * show at /sys/class/infiniband and /dev/infiniband (native/src/main/sh/softverbs-hosts.sh does).
+ * show at /sys/class/infiniband and /dev/infiniband (softverbs/src/main/sh/softverbs-hosts.sh does).
  * Middleware reads these files itself instead of asking libibverbs: UCX stats
  * /dev/infiniband/<dev_name> before it offers a device and reads the GID types and netdevs from
  * /sys/class/infiniband/<dev>/ports/1/gid_attrs/. The contents come from the library's own

@@ -12,15 +12,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Two softverbs hosts in network namespaces joined by a veth pair (native's softverbs-hosts.sh), one
+ * Two softverbs hosts in network namespaces joined by a veth pair (softverbs-hosts.sh of the softverbs module), one
  * command each, for middleware that wants a device on a real interface (UCX, libfabric, Open MPI).
  * A test skips, naming why, where namespaces cannot be made; every wait is bounded and an overrun is
  * killed by pid.
  */
 final class NamespaceHosts {
     /** The helper, from the cli module directory (surefire's working directory). */
-    static final Path SCRIPT = Path.of("../native/src/main/sh/softverbs-hosts.sh").toAbsolutePath().normalize();
-    private static final Path LIB = Path.of("../native/target/classes/io/rdmatrace/native/linux-x86_64/softverbs")
+    static final Path SCRIPT = Path.of("../softverbs/src/main/sh/softverbs-hosts.sh").toAbsolutePath().normalize();
+    private static final Path LIB = Path.of("../softverbs/target/classes/io/rdmatrace/native/linux-x86_64/softverbs")
             .toAbsolutePath().normalize();
 
     /** One run: the helper's exit and messages, each host's output. */

@@ -108,7 +108,7 @@ class QpFieldEndToEndTest {
                         "verbs-abi/src/main/java/io/rdmatrace/abi/QpMask.java",
                         "native/src/main/java/io/rdmatrace/verbs/QpAttrField.java",
                         "native/src/main/java/io/rdmatrace/verbs/QpAttr.java",
-                        "native/src/main/c/softverbs/sv_qp_modify.c");
+                        "softverbs/src/main/c/softverbs/sv_qp_modify.c");
     }
 
     /** Hand-written sources of the product: no tests, docs, build output or fleet (not in the product). */

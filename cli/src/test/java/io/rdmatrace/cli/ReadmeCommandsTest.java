@@ -47,7 +47,7 @@ class ReadmeCommandsTest {
         RUN_BY.put("rdmatrace analyze bug.zip", "cli/src/test/java/io/rdmatrace/cli/DiffExportCommandTest.java");
         RUN_BY.put("rdmatrace replay", "cli/src/test/java/io/rdmatrace/cli/ReplayCommandTest.java");
         RUN_BY.put("rdmatrace timeline trace/", "cli/src/test/java/io/rdmatrace/cli/TimelineCommandTest.java");
-        RUN_BY.put("ibv_rc_pingpong", "native/src/test/java/io/rdmatrace/softverbs/PingpongTest.java");
+        RUN_BY.put("ibv_rc_pingpong", "softverbs/src/test/java/io/rdmatrace/softverbs/PingpongTest.java");
     }
 
     /** Verbs that read a trace and write only to standard output or `-o`: run here when their inputs are shipped. */

@@ -21,7 +21,7 @@ class RdmaCmBindingTest {
     @Test
     void connectThenReject_privateDataBothWays_callsAndEventsRecorded() {
         assumeThat(RdmaCmBindingTest.class.getResource("/" + NativeResources.SOFTVERBS_RDMACM))
-                .as("softverbs' librdmacm is not built (make -C native rdmacm)").isNotNull();
+                .as("softverbs' librdmacm is not built (make -C softverbs rdmacm)").isNotNull();
         List<RdmaCmCall> calls = new ArrayList<>();
         List<RdmaCmEvent> events = new ArrayList<>();
         CmListener listener = new CmListener() {

@@ -33,7 +33,7 @@ final class SoftDevices implements AutoCloseable {
 
     static SoftDevices open(String prefix) {
         assumeThat(SoftDevices.class.getResource("/" + NativeResources.SOFTVERBS_LIBRARY))
-                .as("softverbs is not built (make -C native softverbs); the verbs tests run against it")
+                .as("softverbs is not built (make -C softverbs softverbs); the verbs tests run against it")
                 .isNotNull();
         Verbs verbs = Verbs.open(VerbsLibrary.bundledSoftverbs());
         return new SoftDevices(verbs, prefix);

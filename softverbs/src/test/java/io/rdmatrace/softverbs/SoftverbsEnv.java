@@ -17,7 +17,7 @@ import java.util.Optional;
  * environment a process needs to run on softverbs devices.
  */
 final class SoftverbsEnv {
-    /** Resource path of the library inside the module's classes (see native/Makefile). */
+    /** Resource path of the library inside the module's classes (see softverbs/Makefile). */
     static final String LIBRARY_RESOURCE = "/io/rdmatrace/native/linux-x86_64/softverbs/libibverbs.so.1";
 
     /** Two "hosts": the server's and the client's device, each bound to its own loopback address. */
@@ -41,7 +41,7 @@ final class SoftverbsEnv {
     static Path libraryDir() {
         URL url = SoftverbsEnv.class.getResource(LIBRARY_RESOURCE);
         assertThat(url)
-                .as("softverbs library %s on the test classpath; build it with `make -C native softverbs` "
+                .as("softverbs library %s on the test classpath; build it with `make -C softverbs softverbs` "
                         + "(Maven's compile phase does)", LIBRARY_RESOURCE)
                 .isNotNull();
         try {

@@ -141,7 +141,7 @@ class LimitRulesTest {
     void softverbsInlineTable_agreesWithTheProfileTable() throws Exception {
         String root = System.getProperty("rdmatrace.repo.root");
         Path repo = root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
-        String c = Files.readString(repo.resolve("native/src/main/c/softverbs/sv_profile.c"));
+        String c = Files.readString(repo.resolve("softverbs/src/main/c/softverbs/sv_profile.c"));
         Matcher m = Pattern.compile("\\{\"(\\w+)\", \"[^\"]*\", (0x[0-9A-Fa-f]+), (0x[0-9A-Fa-f]+|\\d+), \\d+, \\w+,\\s*"
                 + "\\{\\.max_qp_wr = (\\w+), \\.max_sge = (\\w+), \\.max_inline = (\\w+),").matcher(c);
         List<String> fromC = new ArrayList<>();

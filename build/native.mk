@@ -1,0 +1,38 @@
+# Make rules every native module shares (softverbs/, native/): a module's Makefile sets what it builds
+# and includes this file first. Run from the module's folder (Maven calls `make -C MODULE all|test`).
+# Output goes into the module's target/classes, so the libraries ship inside its jar at the same
+# class-path resources (io/rdmatrace/native/linux-x86_64/...) wherever they are built.
+BUILD_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(which javac))))
+PLATFORM  := linux-x86_64
+OUT       := target/classes/io/rdmatrace/native/$(PLATFORM)
+OBJ       := target/native-obj
+HDR_DIR   := target/ibverbs-headers
+VERBS_INC := $(shell sh $(BUILD_DIR)/find-verbs-headers.sh $(abspath $(HDR_DIR)) || echo FAIL)
+
+ifeq ($(VERBS_INC),FAIL)
+$(error libibverbs headers not found; install the package libibverbs-dev)
+endif
+
+CC       ?= gcc
+CFLAGS   := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter $(VERBS_INC)
+# -z,defs: an inline helper from verbs.h that needs an exported ibv_* symbol fails here, not in the JVM
+LDFLAGS  := -shared -Wl,-z,defs
+
+# verbs_abi.h: ibv_qp_attr's slot lists with their members and the MTU table, generated from verbs-abi's
+# QpField and IbvEnum (Maven builds verbs-abi before every native module), so C restates none of them.
+ABI_GEN     := target/abi-gen
+ABI_HDR     := $(ABI_GEN)/verbs_abi.h
+ABI_CLASSES := $(BUILD_DIR)/../verbs-abi/target/classes
+ABI_MODEL   := $(addprefix $(ABI_CLASSES)/io/rdmatrace/abi/,QpField.class TraceAttr.class IbvEnum.class gen/AbiSources.class)
+
+$(ABI_HDR): $(ABI_MODEL)
+	$(JAVA_HOME)/bin/java -cp $(ABI_CLASSES) io.rdmatrace.abi.gen.AbiSources c-header $@
+
+$(ABI_CLASSES)/%.class:
+	$(error $@ is missing: build verbs-abi first (mvn -pl <module> -am compile))
+
+# Runs each test program given, then stops at the first that fails (`make test` of every module).
+define run_tests
+	@set -e; for t in $(1); do echo "== $$t"; $$t; done
+endef
