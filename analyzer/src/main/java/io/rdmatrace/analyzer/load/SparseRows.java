@@ -17,11 +17,17 @@ import io.rdmatrace.trace.model.Attrs;
  * value boxed in an object array made the 1,000-QP bring-up's load collect garbage). When loaded,
  * only the columns some row set travel to DuckDB (the table's other columns stay NULL through
  * {@code INSERT ... BY NAME}).
+ *
+ * <p>A page's values start with room for {@link #FIRST_ROOM} rows and double as rows set them: a
+ * job's thousand processes have some 100 control-path calls each, and a full page (8 KB) per present
+ * column of each host's {@code _call} held ~700 MB of heap until the hosts' cold rows were loaded.
  */
 final class SparseRows {
     private static final int PAGE_SHIFT = 10;
     /** Rows per page: a page of a number column is 8 KB. */
     private static final int PAGE = 1 << PAGE_SHIFT;
+    /** Rows a page's values have room for at first. */
+    private static final int FIRST_ROOM = 16;
 
     private final Table table;
     private final Map<String, Integer> positions;
@@ -160,16 +166,31 @@ final class SparseRows {
                 longs[c] = new long[pages][];
             }
         }
+        int at = row & (PAGE - 1);
         if (set[c][page] == null) {
             set[c][page] = new long[PAGE / 64];
             if (text[c]) {
-                texts[c][page] = new String[PAGE];
+                texts[c][page] = new String[room(at)];
             } else {
-                longs[c][page] = new long[PAGE];
+                longs[c][page] = new long[room(at)];
+            }
+        } else if (text[c]) {
+            String[] values = texts[c][page];
+            if (at >= values.length) {
+                texts[c][page] = Arrays.copyOf(values, room(at));
+            }
+        } else {
+            long[] values = longs[c][page];
+            if (at >= values.length) {
+                longs[c][page] = Arrays.copyOf(values, room(at));
             }
         }
-        int at = row & (PAGE - 1);
         set[c][page][at >>> 6] |= 1L << at;
+    }
+
+    /** The room a page's values need for row {@code at} of the page: a power of two, at most {@link #PAGE}. */
+    private static int room(int at) {
+        return Math.max(FIRST_ROOM, Integer.highestOneBit(at) << 1);
     }
 
     /** One row being filled; setting a column twice keeps the last value. */
