@@ -1,4 +1,4 @@
-# Make rules every native module shares (softverbs/, native/): a module's Makefile sets what it builds
+# Make rules every native module shares (softverbs/, native/, tracer/): a module's Makefile sets what it builds
 # and includes this file first. Run from the module's folder (Maven calls `make -C MODULE all|test`).
 # Output goes into the module's target/classes, so the libraries ship inside its jar at the same
 # class-path resources (io/rdmatrace/native/linux-x86_64/...) wherever they are built.
@@ -31,6 +31,19 @@ $(ABI_HDR): $(ABI_MODEL)
 
 $(ABI_CLASSES)/%.class:
 	$(error $@ is missing: build verbs-abi first (mvn -pl <module> -am compile))
+
+# The record format the JNI binding and the tracer both write (slot layouts, their codec, the ring
+# payload blocks, the clock): verbs-abi's, below both, so neither includes the other's headers. Each
+# library links its own copy of the objects it needs, their symbols hidden.
+REC_DIR  := $(BUILD_DIR)/../verbs-abi/src/main/c/record
+REC_SRC  := $(wildcard $(REC_DIR)/*.c)
+REC_OBJ  := $(patsubst $(REC_DIR)/%.c,$(OBJ)/record/%.o,$(REC_SRC))
+REC_HDR  := $(wildcard $(REC_DIR)/*.h) $(ABI_HDR)
+REC_INC  := -I$(REC_DIR) -I$(ABI_GEN)
+
+$(OBJ)/record/%.o: $(REC_DIR)/%.c $(REC_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fvisibility=hidden $(REC_INC) -c $< -o $@
 
 # Runs each test program given, then stops at the first that fails (`make test` of every module).
 define run_tests

@@ -1,13 +1,22 @@
 /*
- * The tracer's clock (record/tr_clock.h): once calibrated (x86-64), tr_now() reads the TSC and must
+ * The tracer's clock (verbs-abi's record/tr_clock.h): once calibrated (x86-64), tr_now() reads the TSC and must
  * stay within a few microseconds of clock_gettime(CLOCK_MONOTONIC) and never run backwards on a
  * thread by more than the re-anchoring step; before that, and elsewhere, it is clock_gettime.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "tr_clock.h"
-#include "wire_check.h"
+
+static int failures;
+
+#define CHECK(cond) do { \
+        if (!(cond)) { \
+            failures++; \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        } \
+    } while (0)
 
 #define SLACK_NS 5000   /* conversion error allowed (rate error over one 1 ms anchor is far below) */
 
@@ -62,7 +71,8 @@ int main(void)
             sleep_us(3000);   /* anchors expire: the next stamp re-anchors */
         }
     }
-    CHECK_EQ(outside, 0);
-    CHECK_EQ(backwards, 0);
-    return wire_check_report("test_tr_clock");
+    CHECK(outside == 0);
+    CHECK(backwards == 0);
+    printf("test_tr_clock: %d outside, %d backwards, %d checks failed\n", outside, backwards, failures);
+    return failures == 0 ? 0 : 1;
 }

@@ -4,7 +4,7 @@ import io.rdmatrace.abi.QpField;
 import java.util.List;
 
 /**
- * Java's mirror of the slot lists in {@code src/main/c/record/layout.h}: each nested enum names the
+ * Java's mirror of the slot lists in {@code verbs-abi/src/main/c/record/layout.h}: each nested enum names the
  * int64 slots of one block, in C's order. {@link NativeLayout} compares every list with the C
  * one when the library loads, so the two cannot drift silently. Public for readers of the tracing
  * libibverbs' event ring, whose records carry the same blocks (see {@link SlotStructs}).

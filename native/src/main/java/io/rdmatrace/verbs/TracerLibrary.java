@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The tracing libibverbs ({@code native/src/main/c/tracer}) and the real library it forwards to,
+ * The tracing libibverbs ({@code tracer/src/main/c/tracer}) and the real library it forwards to,
  * as files a recorded program can load: the tracer's folder goes first on the program's
  * {@code LD_LIBRARY_PATH}, the real library's absolute path into {@code RDMATRACE_REAL_VERBS}.
  */

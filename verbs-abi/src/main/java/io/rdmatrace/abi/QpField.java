@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * <li>{@link #mask()}: the {@code attr_mask} bit that selects it (null: query-only);</li>
  * <li>{@link #cType()}: its C type and width;</li>
  * <li>{@link #block()} + {@link #slot()}: where it travels across JNI (a slot of the QP_ATTR block or of
- * one of the two AH_ATTR blocks after it, in {@code native/src/main/c/record/layout.h});</li>
+ * one of the two AH_ATTR blocks after it, in {@code verbs-abi/src/main/c/record/layout.h});</li>
  * <li>{@link #scenarioKey()}: its name in capture scenarios and {@code --modify-in-rts} (null: a scenario
  * cannot set it);</li>
  * <li>{@link #trace()}: the trace attribute it is recorded as ({@code io.rdmatrace.trace.model.Attr}, generated

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Java's mirror of the tracer's ring record lists ({@code native/src/main/c/tracer/tr_ring.h} and
+ * Java's mirror of the tracer's ring record lists ({@code tracer/src/main/c/tracer/tr_ring.h} and
  * {@code record/tr_payload.h}); the struct blocks inside records are the JNI binding's own layouts
  * ({@link io.rdmatrace.verbs.Slots}). Every ring file carries C's names of all of them;
  * {@link #verify} compares both before a record is decoded, so a stale tracer fails loudly.

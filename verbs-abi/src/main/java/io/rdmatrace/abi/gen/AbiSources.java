@@ -17,13 +17,13 @@ import java.util.Map;
  * Writes the sources that restate the verbs ABI model at build time, so each fact stays written once
  * in {@link QpField} and {@link IbvEnum}:
  * <ul>
- * <li>{@code c-header OUT}: native's {@code qp_fields.h}, the QP_ATTR and AH_ATTR slot lists with the
+ * <li>{@code c-header OUT}: the native modules' {@code verbs_abi.h}, the QP_ATTR and AH_ATTR slot lists with the
  * struct member each slot carries (the record format's layout and codec expand them) and the
  * {@code enum ibv_mtu} → bytes table;</li>
  * <li>{@code java-attr TEMPLATE OUT}: trace-format's {@code Attr} enum, the template with the
  * constants of every attribute a {@link TraceAttr} declares put in place of its marker line.</li>
  * </ul>
- * Run by the build (native's Makefile, trace-format's pom); a file is rewritten only when its text changes.
+ * Run by the build (build/native.mk, trace-format's pom); a file is rewritten only when its text changes.
  */
 public final class AbiSources {
     /** The line of the Attr template the generated constants replace. */
