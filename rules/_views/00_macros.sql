@@ -1,3 +1,5 @@
+-- needs:
+
 -- Helper macros every view and rule may use. Public ones are documented in rules/README.md
 -- ("Macros"); names starting with '_' are private.
 

@@ -1,3 +1,5 @@
+-- needs:
+
 -- The Linux modify-QP transition table (drivers/infiniband/core/verbs.c qp_state_table, as
 -- restated in shared/reference/rdma-facts.md section 1.3): for each QP type, the legal
 -- (from, to) pairs and the attribute-mask bits each one requires and allows besides

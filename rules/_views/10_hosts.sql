@@ -1,3 +1,5 @@
+-- needs:
+
 -- hosts: one row per host folder the loader met, readable or not, with its SESSION and how its
 -- recording ended (its END; NULL without one).
 -- now_wall_ns is the trace's present on the host's wall clock: the time a trace still being

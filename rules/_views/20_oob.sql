@@ -1,3 +1,5 @@
+-- needs:
+
 -- _oob_params_link: host s sent a PARAMS message that host r received with the same QPN, GID
 -- and PSN: the two hosts talk to each other, and these are the peer address texts each uses.
 CREATE TABLE _oob_params_link AS

@@ -1,3 +1,5 @@
+-- needs: 20_oob
+
 -- Connection pairing from the QPs' own settings, computed from the base tables (before the
 -- clock: the clock estimate of recorded programs is made from the pairs' traffic).
 

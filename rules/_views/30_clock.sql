@@ -1,3 +1,5 @@
+-- needs: 20_oob, 25_pairing
+
 -- Clock alignment. Every sample is a message with a send time on one host's clock and a receive
 -- time on another's; a message from the reference a to host b bounds b's offset from above
 -- (offset <= receive - send), one from b to a from below (offset >= send - receive), as in NTP.

@@ -1,3 +1,5 @@
+-- needs: 25_pairing, 30_clock
+
 -- _call_ok: per verb, whether a call succeeded is "ret = 0" or "ret >= 0" (ibv_poll_cq
 -- returns a count).
 CREATE MACRO _call_ok(verb_name, r) AS (r = 0 OR (verb_name = 'ibv_poll_cq' AND r >= 0));

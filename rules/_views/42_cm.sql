@@ -1,3 +1,5 @@
+-- needs: 30_clock, 40_calls
+
 -- cm_events: one row per event rdma_get_cm_event returned to a recorded program (the tracing
 -- librdmacm; format 1.2). The rdma_* calls themselves are rows of calls (verb 'rdma_...').
 CREATE TABLE cm_events AS

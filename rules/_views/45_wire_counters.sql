@@ -1,3 +1,5 @@
+-- needs: 40_calls
+
 -- wire_counters: what the device counted on the wire during the capture: every counter that
 -- describes a packet-level event (NAKs, duplicates, retries, drops), as its END - START delta,
 -- non-zero deltas only, with what it means and which role of a connection counts it. Counters

@@ -1,3 +1,5 @@
+-- needs: 00_macros, 10_hosts, 30_clock
+
 -- _packet: RoCEv2 packets of the captures given with `analyze --pcap HOST=FILE` (empty without).
 CREATE TABLE IF NOT EXISTS _packet (capture_host VARCHAR, file VARCHAR, frame INTEGER, ts_ns BIGINT, src_ip VARCHAR,
     dst_ip VARCHAR, opcode INTEGER, opcode_name VARCHAR, dest_qp INTEGER, psn INTEGER, ack_req BOOLEAN,

@@ -1,3 +1,5 @@
+-- needs: 00_macros, 40_calls
+
 -- _object_verb: which verb creates and which destroys each kind of verbs object.
 CREATE TABLE _object_verb (object_kind VARCHAR, create_verb VARCHAR, destroy_verb VARCHAR);
 INSERT INTO _object_verb VALUES

@@ -1,3 +1,5 @@
+-- needs: 00_macros, 40_calls, 50_objects
+
 -- The ibv_qp_attr (and cap) fields whose requested and queried values the state timeline carries
 -- are every recorded field of the verbs ABI model (verbs-abi QpField), as a regex alternation from
 -- the generated macro _qp_attr_fields().

@@ -1,3 +1,5 @@
+-- needs: 20_oob, 25_pairing, 50_objects
+
 -- _params: out-of-band PARAMS messages with the connection index they describe (CONN_INDEX
 -- when the agent recorded it, else their order among PARAMS in the same direction).
 CREATE TABLE _params AS

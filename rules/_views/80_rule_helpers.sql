@@ -1,3 +1,5 @@
+-- needs: 00_macros, 05_qp_transitions, 10_hosts, 25_pairing, 30_clock, 40_calls, 50_objects, 60_qp_state, 70_connections
+
 -- Private helpers shared by several rules (names start with '_'; not part of the documented API).
 
 -- ' (injected by --opt value)' when host h ran with override opt, else ''.

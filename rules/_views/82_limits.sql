@@ -1,3 +1,5 @@
+-- needs: 40_calls
+
 -- _limit_table: the limits a create or modify can exceed, written once: the requested field
 -- (the call's in_<field>), the device attribute that bounds it (from the SESSION's device
 -- attributes, which the recorder reads itself at the first open) or a bound fixed by the verbs

@@ -1,3 +1,5 @@
+-- needs: 00_macros, 40_calls, 50_objects, 60_qp_state
+
 -- qp_final_state: per created QP, the state it ended in. Start from its last ibv_modify_qp
 -- (the state ibv_query_qp saw after it, else the state asked for); when an error completion, a
 -- flushed work request, a QP error event or an overrun of its CQ came after that modify, the QP

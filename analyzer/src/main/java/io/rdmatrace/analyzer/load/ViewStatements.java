@@ -3,6 +3,7 @@ package io.rdmatrace.analyzer.load;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +30,12 @@ final class ViewStatements {
     private static final Pattern RENAMES = Pattern.compile(
             "^\\s*ALTER\\s+(?:TABLE|VIEW)\\s+(?:IF\\s+EXISTS\\s+)?[A-Za-z_][A-Za-z0-9_]*\\s+RENAME\\s+TO\\s+"
                     + "([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A view script's declaration of the scripts it reads from (Perfetto's {@code INCLUDE}), a line of its own
+     * anywhere in the script: {@code -- needs: 10_hosts, 25_pairing} (names without {@code .sql}).
+     */
+    private static final Pattern NEEDS = Pattern.compile("^--\\s*needs:(.*)$", Pattern.MULTILINE);
 
     /**
      * One statement of a view script.
@@ -95,6 +102,77 @@ final class ViewStatements {
             statements.add(new Statement(files.get(j), sqls.get(j), Set.copyOf(needs)));
         }
         return statements;
+    }
+
+    /**
+     * Where the {@code -- needs:} lines of {@code scripts} differ from what their statements read: a script that
+     * reads a name an earlier script creates or fills must name that script, and every script it names must be
+     * one it reads from (the base and reference tables are no script's). Empty when every declaration is exact.
+     */
+    static List<String> undeclaredNeeds(Map<String, String> scripts) {
+        List<String> files = new ArrayList<>();
+        List<Set<String>> provides = new ArrayList<>();
+        List<Set<String>> mentions = new ArrayList<>();
+        Set<String> defined = new HashSet<>();
+        for (Map.Entry<String, String> script : scripts.entrySet()) {
+            for (String sql : split(script.getValue())) {
+                files.add(script.getKey());
+                Set<String> names = provided(sql);
+                provides.add(names);
+                defined.addAll(names);
+                mentions.add(new HashSet<>(words(sql)));
+            }
+        }
+        // per script, the earlier scripts it reads from: for each name a statement mentions, every other script
+        // whose statements before it create or fill that name
+        Map<String, Set<String>> reads = new java.util.LinkedHashMap<>();
+        scripts.keySet().forEach(file -> reads.put(file, new java.util.TreeSet<>()));
+        for (int j = 0; j < files.size(); j++) {
+            Set<String> names = mentions.get(j);
+            names.retainAll(defined);
+            for (int i = 0; i < j; i++) {
+                if (!files.get(i).equals(files.get(j)) && intersects(provides.get(i), names)) {
+                    reads.get(files.get(j)).add(module(files.get(i)));
+                }
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, String> script : scripts.entrySet()) {
+            Set<String> declared = declaredNeeds(script.getValue());
+            Set<String> actual = reads.get(script.getKey());
+            Set<String> missing = new java.util.TreeSet<>(actual);
+            missing.removeAll(declared);
+            Set<String> unused = new LinkedHashSet<>(declared);
+            unused.removeAll(actual);
+            if (!missing.isEmpty()) {
+                problems.add(script.getKey() + " reads from " + String.join(", ", missing)
+                        + ", which its '-- needs:' line does not name (it reads from " + String.join(", ", actual) + ")");
+            }
+            if (!unused.isEmpty()) {
+                problems.add(script.getKey() + " names " + String.join(", ", unused)
+                        + " in its '-- needs:' line but reads nothing those scripts create before it");
+            }
+        }
+        return problems;
+    }
+
+    /** The scripts a script's {@code -- needs:} lines name, in their order. */
+    static Set<String> declaredNeeds(String script) {
+        Set<String> needs = new LinkedHashSet<>();
+        Matcher m = NEEDS.matcher(script);
+        while (m.find()) {
+            for (String need : m.group(1).split(",")) {
+                if (!need.isBlank()) {
+                    needs.add(need.strip());
+                }
+            }
+        }
+        return needs;
+    }
+
+    /** A script's name as {@code -- needs:} lines name it: its file name without {@code .sql}. */
+    private static String module(String file) {
+        return file.endsWith(".sql") ? file.substring(0, file.length() - 4) : file;
     }
 
     /** Per statement, whether {@code names} (null: everything) need it; see {@link #of(Map, Set)}. */

@@ -98,6 +98,27 @@ class ViewStatementsTest {
         assertThat(s.get(6).needs()).isEmpty();
     }
 
+    /** Perfetto's INCLUDE, checked: every shipped view script names exactly the scripts it reads from. */
+    @Test
+    void undeclaredNeeds_shippedViewsNameExactlyTheScriptsTheyReadFrom() {
+        Map<String, String> views = BundledFiles.sqlFiles(Schema.VIEWS);
+        assertThat(ViewStatements.undeclaredNeeds(views)).isEmpty();
+        assertThat(ViewStatements.declaredNeeds(views.get("60_qp_state.sql")))
+                .containsExactly("00_macros", "40_calls", "50_objects");
+    }
+
+    @Test
+    void undeclaredNeeds_namesWhatAScriptReadsWithoutDeclaring_andWhatItDeclaresWithoutReading() {
+        Map<String, String> scripts = new TreeMap<>(Map.of(
+                "10_a.sql", "CREATE TABLE a (x INT); CREATE MACRO m(v) AS v + 1;",
+                "20_b.sql", "-- needs: 10_a\nCREATE TABLE b AS SELECT m(x) FROM a;",
+                "30_c.sql", "-- needs: 10_a\n-- 'a' in a comment or a string is no read: 'a'\nCREATE TABLE c AS SELECT 'a' FROM b;",
+                "40_d.sql", "-- needs: 20_b, 30_c\nCREATE VIEW d AS SELECT * FROM b, c, base;"));
+        assertThat(ViewStatements.undeclaredNeeds(scripts)).containsExactly(
+                "30_c.sql reads from 20_b, which its '-- needs:' line does not name (it reads from 20_b)",
+                "30_c.sql names 10_a in its '-- needs:' line but reads nothing those scripts create before it");
+    }
+
     /** The shipped views on four connections make the same relations, with the same columns, as on one. */
     @Test
     void createViews_onSeveralConnections_sameSchemaAsOnOne() throws Exception {
