@@ -25,22 +25,22 @@ import java.util.List;
  * private folder in the temp dir), written to a temp file and renamed atomically so two
  * processes starting at once never see a half-written library.
  */
-final class NativeResources {
-    static final String PLATFORM_DIR = "io/rdmatrace/native/linux-x86_64/";
+public final class NativeResources {
+    /** Where every native module puts its libraries in its jar (build/native.mk). */
+    public static final String PLATFORM_DIR = "io/rdmatrace/native/linux-x86_64/";
     static final String JNI_LIBRARY = PLATFORM_DIR + "librdmatrace-jni.so";
     static final String SOFTVERBS_LIBRARY = PLATFORM_DIR + "softverbs/libibverbs.so.1";
-    static final String SOFTVERBS_RDMACM = PLATFORM_DIR + "softverbs/librdmacm.so.1";
-    static final String TRACER_LIBRARY = PLATFORM_DIR + "tracer/libibverbs.so.1";
+    public static final String SOFTVERBS_RDMACM = PLATFORM_DIR + "softverbs/librdmacm.so.1";
 
     private NativeResources() {
     }
 
     /** The file for a class-path resource such as {@link #JNI_LIBRARY}. */
-    static Path materialize(String resource) throws IOException {
+    public static Path materialize(String resource) throws IOException {
         URL url = NativeResources.class.getClassLoader().getResource(resource);
         if (url == null) {
             throw new IOException("native resource " + resource + " is not on the class path; build it with "
-                    + "`mvn -pl native compile` (needs gcc and the libibverbs-dev headers)");
+                    + "`mvn -pl cli -am compile` (needs gcc and the libibverbs-dev headers)");
         }
         return materialize(url, resource, cacheBases());
     }

@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -17,10 +17,10 @@ import java.util.List;
  * One traced process's ring file ({@code tr_ring.h}): the header, and the sub-rings its threads
  * write, each mapped when first seen in use. The reader owns every sub-ring's tail.
  */
-final class RingFile implements AutoCloseable {
-    static final long MAGIC = 0x31474e4952525452L;
-    static final int VERSION = 1;
-    static final int HEADER_BYTES = 24576;
+public final class RingFile implements AutoCloseable {
+    public static final long MAGIC = 0x31474e4952525452L;
+    public static final int VERSION = 1;
+    public static final int HEADER_BYTES = 24576;
     static final int SUB_CONTROL = 192;
     static final int OFF_VERSION = 8;
     static final int OFF_SUBRINGS = 12;
@@ -66,7 +66,7 @@ final class RingFile implements AutoCloseable {
     }
 
     /** Opens a ring whose header is complete (its magic is written last); null while it is not. */
-    static RingFile openIfReady(Path path) throws IOException {
+    public static RingFile openIfReady(Path path) throws IOException {
         FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             if (ch.size() < HEADER_BYTES) {
@@ -99,45 +99,45 @@ final class RingFile implements AutoCloseable {
         }
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
-    long pid() {
+    public long pid() {
         return header.getLong(OFF_PID);
     }
 
-    long dropped() {
+    public long dropped() {
         return (long) LONGS.getAcquire(header, OFF_DROPPED);
     }
 
-    long threadsRefused() {
+    public long threadsRefused() {
         return (long) LONGS.getAcquire(header, OFF_REFUSED);
     }
 
-    boolean closed() {
+    public boolean closed() {
         return (long) LONGS.getAcquire(header, OFF_CLOSED) != 0;
     }
 
-    boolean summaryMode() {
+    public boolean summaryMode() {
         return header.getLong(OFF_SUMMARY) != 0;
     }
 
-    String realLibrary() {
+    public String realLibrary() {
         return cString(OFF_REAL_LIB, 512);
     }
 
     /** The program's arguments (from /proc/self/cmdline at load). */
-    List<String> commandLine() {
+    public List<String> commandLine() {
         return nulSeparated(OFF_CMDLINE, CMDLINE_BYTES);
     }
 
     /** KEY=VALUE of the RDMA-steering environment variables. */
-    List<String> environment() {
+    public List<String> environment() {
         return nulSeparated(OFF_ENV, ENV_BYTES);
     }
 
-    String names() {
+    public String names() {
         return cString(OFF_NAMES, NAMES_BYTES);
     }
 
@@ -146,7 +146,7 @@ final class RingFile implements AutoCloseable {
     }
 
     /** Sub-ring {@code i}'s mapping (control block then slots), or null while no thread ever used it. */
-    ByteBuffer sub(int i) throws IOException {
+    public ByteBuffer sub(int i) throws IOException {
         if (subs[i] != null) {
             return subs[i];
         }
@@ -167,11 +167,11 @@ final class RingFile implements AutoCloseable {
         return m;
     }
 
-    static long head(ByteBuffer sub) {
+    public static long head(ByteBuffer sub) {
         return (long) LONGS.getAcquire(sub, 0);
     }
 
-    static long tail(ByteBuffer sub) {
+    public static long tail(ByteBuffer sub) {
         return (long) LONGS.getAcquire(sub, 64);
     }
 

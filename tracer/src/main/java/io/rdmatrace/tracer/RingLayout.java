@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import io.rdmatrace.verbs.SlotStructs;
 import java.util.ArrayList;
@@ -13,14 +13,14 @@ import java.util.Map;
  * ({@link io.rdmatrace.verbs.Slots}). Every ring file carries C's names of all of them;
  * {@link #verify} compares both before a record is decoded, so a stale tracer fails loudly.
  */
-final class RingLayout {
+public final class RingLayout {
     private RingLayout() {
     }
 
-    enum Header { KIND_LEN, MONO_NS, TID, HANDLE }
+    public enum Header { KIND_LEN, MONO_NS, TID, HANDLE }
 
     /** Record kinds; the ordinal is the code C writes (PAD is 0). */
-    enum Kind {
+    public enum Kind {
         PAD, IBV_GET_DEVICE_LIST, IBV_FREE_DEVICE_LIST, IBV_OPEN_DEVICE, IBV_CLOSE_DEVICE, IBV_QUERY_DEVICE,
         IBV_QUERY_PORT, IBV_QUERY_GID, IBV_QUERY_GID_EX, IBV_QUERY_PKEY, IBV_ALLOC_PD, IBV_DEALLOC_PD, IBV_REG_MR,
         IBV_DEREG_MR, IBV_CREATE_COMP_CHANNEL, IBV_DESTROY_COMP_CHANNEL, IBV_CREATE_CQ, IBV_RESIZE_CQ,
@@ -31,26 +31,26 @@ final class RingLayout {
 
         private static final Kind[] ALL = values();
 
-        static Kind of(int code) {
+        public static Kind of(int code) {
             return code >= 0 && code < ALL.length ? ALL[code] : null;
         }
     }
 
-    enum Text { T0, T1, T2, T3, T4, T5, T6, T7 }
+    public enum Text { T0, T1, T2, T3, T4, T5, T6, T7 }
 
-    enum DeviceInfo { DEVICE, NODE_TYPE, TRANSPORT_TYPE, GUID }
+    public enum DeviceInfo { DEVICE, NODE_TYPE, TRANSPORT_TYPE, GUID }
 
-    enum Port { PORT_NUM }
+    public enum Port { PORT_NUM }
 
-    enum CreateQp { PD, CONTEXT, VIA }
+    public enum CreateQp { PD, CONTEXT, VIA }
 
-    enum Qp { QP_NUM, ATTR_MASK }
+    public enum Qp { QP_NUM, ATTR_MASK }
 
-    enum Post { QP_NUM, QP_TYPE, WR_COUNT, BAD_INDEX, HERE }
+    public enum Post { QP_NUM, QP_TYPE, WR_COUNT, BAD_INDEX, HERE }
 
-    enum Poll { NUM_ENTRIES, POLLED, EMPTY_POLLS, SPAN_NS }
+    public enum Poll { NUM_ENTRIES, POLLED, EMPTY_POLLS, SPAN_NS }
 
-    enum Ah { PD }
+    public enum Ah { PD }
 
     enum Args { A0, A1, A2, A3, A4, A5, A6, A7 }
 
@@ -82,7 +82,7 @@ final class RingLayout {
     }
 
     /** Parses the header's "NAME:A,B,;NAME2:...;" text. */
-    static Map<String, List<String>> parse(String text) {
+    public static Map<String, List<String>> parse(String text) {
         Map<String, List<String>> lists = new LinkedHashMap<>();
         for (String part : text.split(";")) {
             int colon = part.indexOf(':');
@@ -101,7 +101,7 @@ final class RingLayout {
     }
 
     /** Empty when C's lists equal Java's, else one sentence naming the first difference. */
-    static String verify(String cNames) {
+    public static String verify(String cNames) {
         Map<String, List<String>> c = parse(cNames);
         for (Map.Entry<String, List<String>> e : javaNames().entrySet()) {
             List<String> theirs = c.get(e.getKey());

@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,10 +16,10 @@ import java.util.List;
  * record, turns them into calls, records of one call (a long chain flagged MORE, possibly split
  * across passes) grouped together, the pass's calls ordered by start time.
  */
-final class RingReader {
+public final class RingReader {
     /** One call: its first record and any continuation records. */
-    record Call(List<RingRecord> records) {
-        RingRecord first() {
+    public record Call(List<RingRecord> records) {
+        public RingRecord first() {
             return records.get(0);
         }
     }
@@ -34,8 +34,8 @@ final class RingReader {
      * @param deviceInfo a DEVICE_INFO record is among them (the program opened a device); only
      *                   looked for when {@link #copy} is asked to
      */
-    record Pass(List<Chunk> chunks, long bytes, boolean deviceInfo) {
-        boolean isEmpty() {
+    public record Pass(List<Chunk> chunks, long bytes, boolean deviceInfo) {
+        public boolean isEmpty() {
             return chunks.isEmpty();
         }
     }
@@ -47,7 +47,7 @@ final class RingReader {
     private final List<List<RingRecord>> partial = new ArrayList<>();
     private long corruptRecords;
 
-    RingReader(RingFile ring) {
+    public RingReader(RingFile ring) {
         this.ring = ring;
         this.ringSlots = ring.slotMask() + 1;
         for (int i = 0; i < ring.subrings(); i++) {
@@ -55,12 +55,12 @@ final class RingReader {
         }
     }
 
-    RingFile ring() {
+    public RingFile ring() {
         return ring;
     }
 
     /** Records that could not be decoded (an unknown kind or a bad length): the rest of that pass's sub-ring is skipped. */
-    long corruptRecords() {
+    public long corruptRecords() {
         return corruptRecords;
     }
 
@@ -69,7 +69,7 @@ final class RingReader {
      *
      * @param findDeviceInfo look for a DEVICE_INFO record (a walk over the record headers)
      */
-    Pass copy(boolean findDeviceInfo) throws IOException {
+    public Pass copy(boolean findDeviceInfo) throws IOException {
         List<Chunk> chunks = null;
         long total = 0;
         boolean deviceInfo = false;
@@ -131,7 +131,7 @@ final class RingReader {
     }
 
     /** The calls of a pass, ordered by start time; continuations wait for the rest of their call. */
-    List<Call> parse(Pass pass) {
+    public List<Call> parse(Pass pass) {
         List<Call> calls = new ArrayList<>();
         for (Chunk c : pass.chunks()) {
             List<RingRecord> open = partial.get(c.subring());
@@ -163,7 +163,7 @@ final class RingReader {
     }
 
     /** Continuation records still waiting for the rest of their call (a program killed mid-post). */
-    List<Call> leftovers() {
+    public List<Call> leftovers() {
         List<Call> calls = new ArrayList<>();
         for (List<RingRecord> open : partial) {
             if (!open.isEmpty()) {

@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,57 +7,57 @@ import java.nio.charset.StandardCharsets;
  * One record copied out of a sub-ring: the ring header, the status block (the JNI layout's
  * RET, ERRNO, DURATION_NS, EXTRA) and the kind's payload, as int64 slots.
  */
-record RingRecord(RingLayout.Kind kind, int flags, ByteBuffer slots) {
-    static final int STATUS = RingLayout.Header.values().length;
-    static final int PAYLOAD = STATUS + io.rdmatrace.verbs.Slots.Status.values().length;
+public record RingRecord(RingLayout.Kind kind, int flags, ByteBuffer slots) {
+    public static final int STATUS = RingLayout.Header.values().length;
+    public static final int PAYLOAD = STATUS + io.rdmatrace.verbs.Slots.Status.values().length;
 
-    long slot(int i) {
+    public long slot(int i) {
         return slots.getLong(i * 8);
     }
 
-    long monoNanos() {
+    public long monoNanos() {
         return slot(RingLayout.Header.MONO_NS.ordinal());
     }
 
-    long tid() {
+    public long tid() {
         return slot(RingLayout.Header.TID.ordinal());
     }
 
-    long handle() {
+    public long handle() {
         return slot(RingLayout.Header.HANDLE.ordinal());
     }
 
-    long ret() {
+    public long ret() {
         return slot(STATUS + io.rdmatrace.verbs.Slots.Status.RET.ordinal());
     }
 
-    int errno() {
+    public int errno() {
         return (int) slot(STATUS + io.rdmatrace.verbs.Slots.Status.ERRNO.ordinal());
     }
 
-    long durationNanos() {
+    public long durationNanos() {
         return slot(STATUS + io.rdmatrace.verbs.Slots.Status.DURATION_NS.ordinal());
     }
 
     /** A payload slot. */
-    long p(int i) {
+    public long p(int i) {
         return slot(PAYLOAD + i);
     }
 
-    int pInt(int i) {
+    public int pInt(int i) {
         return (int) p(i);
     }
 
     /** Index (in slots, from the record's start) of payload slot {@code i}: where a struct block starts. */
-    int at(int i) {
+    public int at(int i) {
         return PAYLOAD + i;
     }
 
-    boolean recorderOwn() {
+    public boolean recorderOwn() {
         return (flags & RingLayout.FLAG_RECORDER) != 0;
     }
 
-    boolean more() {
+    public boolean more() {
         return (flags & RingLayout.FLAG_MORE) != 0;
     }
 
@@ -66,7 +66,7 @@ record RingRecord(RingLayout.Kind kind, int flags, ByteBuffer slots) {
     }
 
     /** A TEXT block (64 bytes, NUL-padded) at payload slot {@code i}. */
-    String text(int i) {
+    public String text(int i) {
         int start = (PAYLOAD + i) * 8;
         int len = 0;
         int max = RingLayout.Text.values().length * 8;

@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -20,7 +20,7 @@ import java.util.Map;
  * drain's own read path over one before the program starts; tests use it for the cases a real
  * program does not make on demand (a run that wraps, a call split across passes, a bad header).
  */
-final class SyntheticRing implements AutoCloseable {
+public final class SyntheticRing implements AutoCloseable {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final FileChannel channel;
@@ -29,7 +29,7 @@ final class SyntheticRing implements AutoCloseable {
     private long head;
 
     /** Creates {@code path} with one sub-ring of {@code slots} slots (a power of two) for process {@code pid}. */
-    SyntheticRing(Path path, long slots, long pid) throws IOException {
+    public SyntheticRing(Path path, long slots, long pid) throws IOException {
         if (Long.bitCount(slots) != 1) {
             throw new IllegalArgumentException("slots must be a power of two: " + slots);
         }
@@ -53,7 +53,7 @@ final class SyntheticRing implements AutoCloseable {
     }
 
     /** The header's "LIST:A,B,;LIST2:...;" text of {@code lists}. */
-    static String names(Map<String, List<String>> lists) {
+    public static String names(Map<String, List<String>> lists) {
         StringBuilder b = new StringBuilder();
         lists.forEach((list, names) -> {
             b.append(list).append(':');
@@ -67,7 +67,7 @@ final class SyntheticRing implements AutoCloseable {
      * Appends one record (its slots as {@link RingRecord} holds them; the header word is made here)
      * and publishes it; false, and nothing written, when the reader has not yet freed the room.
      */
-    boolean append(RingRecord r) {
+    public boolean append(RingRecord r) {
         int n = r.slotCount();
         long pos = head & (slots - 1);
         long pad = pos + n > slots ? slots - pos : 0;
@@ -101,7 +101,7 @@ final class SyntheticRing implements AutoCloseable {
         LONGS.setRelease(file, RingFile.HEADER_BYTES, head);
     }
 
-    long head() {
+    public long head() {
         return head;
     }
 

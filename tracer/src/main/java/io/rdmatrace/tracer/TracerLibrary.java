@@ -1,5 +1,7 @@
-package io.rdmatrace.verbs;
+package io.rdmatrace.tracer;
 
+import io.rdmatrace.verbs.NativeResources;
+import io.rdmatrace.verbs.VerbsLibrary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,8 @@ import java.util.Optional;
  * {@code LD_LIBRARY_PATH}, the real library's absolute path into {@code RDMATRACE_REAL_VERBS}.
  */
 public final class TracerLibrary {
+    private static final String LIBRARY = NativeResources.PLATFORM_DIR + "tracer/libibverbs.so.1";
+
     /** Where the system's libibverbs.so.1 is looked for when the loader cache does not say. */
     private static final List<String> STANDARD_DIRS = List.of("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
             "/lib64", "/usr/lib64", "/usr/lib", "/lib");
@@ -25,7 +29,7 @@ public final class TracerLibrary {
      * programs such as NCCL dlopen); extracted from the jar when needed.
      */
     public static Path directory() throws IOException {
-        Path lib = NativeResources.materialize(NativeResources.TRACER_LIBRARY);
+        Path lib = NativeResources.materialize(LIBRARY);
         Path dir = lib.getParent();
         Path dev = dir.resolve("libibverbs.so");
         if (!Files.exists(dev, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -45,7 +49,7 @@ public final class TracerLibrary {
      * Nothing when the build has no such library.
      */
     private static void beside(Path dir, String resource) throws IOException {
-        if (NativeResources.class.getClassLoader().getResource(resource) == null) {
+        if (TracerLibrary.class.getClassLoader().getResource(resource) == null) {
             return;
         }
         Path lib = NativeResources.materialize(resource).toAbsolutePath();
@@ -67,7 +71,7 @@ public final class TracerLibrary {
         switch (choice.kind()) {
             case BUNDLED_SOFTVERBS: {
                 Path soft = NativeResources.materialize(choice.location()).toAbsolutePath();
-                beside(soft.getParent(), NativeResources.PLATFORM_DIR + "softverbs/librdmacm.so.1");
+                beside(soft.getParent(), NativeResources.SOFTVERBS_RDMACM);
                 return Optional.of(soft);
             }
             case PATH:

@@ -1,4 +1,4 @@
-package io.rdmatrace.capture.program;
+package io.rdmatrace.tracer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -2,6 +2,7 @@ package io.rdmatrace.capture.program;
 
 import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.capture.record.CmAttrs;
+import io.rdmatrace.tracer.RingRecord;
 import io.rdmatrace.verbs.RdmaCmCall;
 import io.rdmatrace.verbs.RdmaCmEvent;
 

@@ -3,17 +3,19 @@ package io.rdmatrace.capture.program;
 import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.trace.model.Attr;
 import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.trace.names.ErrnoNames;
 import io.rdmatrace.trace.names.GidText;
-import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.tracer.RingLayout;
+import io.rdmatrace.tracer.RingRecord;
 import io.rdmatrace.verbs.CallStatus;
 import io.rdmatrace.verbs.Gid;
 import io.rdmatrace.verbs.QpAttrMask;
 import io.rdmatrace.verbs.QpCap;
 import io.rdmatrace.verbs.QpQuery;
 import io.rdmatrace.verbs.QpType;
-import io.rdmatrace.verbs.Slots;
 import io.rdmatrace.verbs.SlotStructs;
+import io.rdmatrace.verbs.Slots;
 import io.rdmatrace.verbs.VerbCall;
 
 /**

@@ -7,8 +7,10 @@ import io.rdmatrace.trace.model.Attrs;
 import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.trace.model.Wc;
 import io.rdmatrace.trace.model.WorkRequest;
-import java.util.ArrayList;
+import io.rdmatrace.tracer.RingLayout;
+import io.rdmatrace.tracer.RingRecord;
 import io.rdmatrace.verbs.Slots;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 

@@ -4,6 +4,8 @@ import io.rdmatrace.capture.record.CallMapper;
 import io.rdmatrace.trace.model.Attr;
 import io.rdmatrace.trace.model.Attrs;
 import io.rdmatrace.trace.model.Verb;
+import io.rdmatrace.tracer.RingLayout;
+import io.rdmatrace.tracer.RingRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,9 @@
 package io.rdmatrace.capture.program;
 
+import io.rdmatrace.capture.wire.SoftverbsWireLog;
 import io.rdmatrace.trace.model.TraceEnding;
 import io.rdmatrace.trace.store.TraceException;
-import io.rdmatrace.capture.wire.SoftverbsWireLog;
+import io.rdmatrace.tracer.RingFile;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
