@@ -1,4 +1,4 @@
-# Make rules every native module shares (softverbs/, native/, tracer/): a module's Makefile sets what it builds
+# Make rules every native module shares (softverbs/, verbs-binding/, tracer/): a module's Makefile sets what it builds
 # and includes this file first. Run from the module's folder (Maven calls `make -C MODULE all|test`).
 # Output goes into the module's target/classes, so the libraries ship inside its jar at the same
 # class-path resources (io/rdmatrace/native/linux-x86_64/...) wherever they are built.

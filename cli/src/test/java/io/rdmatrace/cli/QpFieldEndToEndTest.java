@@ -106,8 +106,8 @@ class QpFieldEndToEndTest {
         assertThat(naming).contains("verbs-abi/src/main/java/io/rdmatrace/abi/QpField.java")
                 .isSubsetOf("verbs-abi/src/main/java/io/rdmatrace/abi/QpField.java",
                         "verbs-abi/src/main/java/io/rdmatrace/abi/QpMask.java",
-                        "native/src/main/java/io/rdmatrace/verbs/QpAttrField.java",
-                        "native/src/main/java/io/rdmatrace/verbs/QpAttr.java",
+                        "verbs-binding/src/main/java/io/rdmatrace/verbs/QpAttrField.java",
+                        "verbs-binding/src/main/java/io/rdmatrace/verbs/QpAttr.java",
                         "softverbs/src/main/c/softverbs/sv_qp_modify.c");
     }
 

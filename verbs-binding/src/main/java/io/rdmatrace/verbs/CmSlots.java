@@ -62,7 +62,7 @@ public final class CmSlots {
         for (Map.Entry<String, List<String>> e : javaNames().entrySet()) {
             if (!e.getValue().equals(c.get(e.getKey()))) {
                 throw new IllegalStateException("the JNI library's " + e.getKey() + " list " + c.get(e.getKey())
-                        + " differs from Java's " + e.getValue() + ": rebuild native and the Java modules together");
+                        + " differs from Java's " + e.getValue() + ": rebuild verbs-binding and the Java modules together");
             }
         }
     }

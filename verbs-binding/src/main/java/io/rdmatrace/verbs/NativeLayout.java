@@ -46,7 +46,7 @@ enum NativeLayout {
             List<String> c = layout.nativeNames();
             if (!c.equals(layout.javaNames)) {
                 throw new IllegalStateException("JNI slot layout " + layout + " differs between C " + c
-                        + " and Java " + layout.javaNames + "; rebuild native/ (mvn -pl native compile)");
+                        + " and Java " + layout.javaNames + "; rebuild verbs-binding/ (mvn -pl verbs-binding -am compile)");
             }
         }
     }

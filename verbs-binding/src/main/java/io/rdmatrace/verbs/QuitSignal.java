@@ -3,7 +3,7 @@ package io.rdmatrace.verbs;
 import java.io.IOException;
 
 /**
- * SIGQUIT taken from the JVM while it is held (native/src/main/c/jni/jni_signal.c): HotSpot keeps
+ * SIGQUIT taken from the JVM while it is held (verbs-binding/src/main/c/jni/jni_signal.c): HotSpot keeps
  * SIGQUIT for thread dumps and refuses it to {@code sun.misc.Signal}, and -Xrs, which frees it,
  * also takes SIGINT, SIGTERM and SIGHUP away. While held, the JVM gives no thread dump and takes
  * no jcmd attach; {@link #close()} gives SIGQUIT back. One holder at a time per process (a second

@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the build generates from the descriptors: native's verbs_abi.h and trace-format's Attr constants. */
+/** What the build generates from the descriptors: the native modules' verbs_abi.h and trace-format's Attr constants. */
 class AbiSourcesTest {
 
     @Test
