@@ -5,7 +5,8 @@
 -- explanation: Every failed call (ret != 0, or NULL for a create call) is reported with its
 --   errno and the likely cause found in the trace: the QP state at the time, the attribute
 --   mask against the transition table, device and port limits, the MR access flags. Expected
---   failures are not reported: the TC02 illegal-transition probe, ENODATA from
+--   failures are not reported: the TC02 illegal-transition probe, an ibv_create_qp the program
+--   followed with a successful one on the same PD (a limit found by trial), ENODATA from
 --   ibv_query_gid(_ex) on an empty GID table slot, and EAGAIN from ibv_get_cq_event,
 --   ibv_get_async_event or rdma_get_cm_event on a non-blocking channel with no event yet.
 -- fix: See the likely cause in the message; the more specific findings on the same event

@@ -7,8 +7,10 @@ CREATE MACRO override_note(h, opt) AS
     coalesce((SELECT ' (injected by ' || name || CASE WHEN value = '' THEN '' ELSE ' ' || value END || ')'
               FROM _override o WHERE o.host = h AND o.name = opt LIMIT 1), '');
 
--- _probe_calls: calls made inside scenario step TC02, the illegal-transition probe: their
--- failures are the expected outcome, not a fault.
+-- _probe_calls: calls whose failure is the expected outcome of a deliberate probe, not a fault:
+-- those made inside scenario step TC02, the illegal-transition probe; and a failed ibv_create_qp
+-- after which the program created a QP of that type on that PD (a limit found by trial, as
+-- libfabric's verbs provider bisects max_inline_data with throwaway QPs).
 CREATE TABLE _probe_calls AS
 WITH bounds AS (
     SELECT host, seq AS start_seq,
@@ -16,7 +18,13 @@ WITH bounds AS (
                    AND m2.verdict <> 'INFO' AND m2.seq > m.seq) AS end_seq
     FROM _mark m WHERE step = 'TC02' AND verdict = 'INFO')
 SELECT c.host, c.seq
-FROM _ctl c JOIN bounds b ON b.host = c.host AND c.seq > b.start_seq AND (b.end_seq IS NULL OR c.seq < b.end_seq);
+FROM _ctl c JOIN bounds b ON b.host = c.host AND c.seq > b.start_seq AND (b.end_seq IS NULL OR c.seq < b.end_seq)
+UNION
+SELECT f.host, f.seq
+FROM _ctl f
+WHERE f.verb = 'ibv_create_qp' AND NOT f.ok
+  AND EXISTS (SELECT 1 FROM _ctl s WHERE s.host = f.host AND s.verb = 'ibv_create_qp' AND s.ok AND s.seq > f.seq
+                                     AND s.in_pd = f.in_pd AND s.in_qp_type = f.in_qp_type);
 
 -- _port_info: per host and port, the port attributes from the SESSION and from ibv_query_port
 -- calls (the SESSION wins); seq is the event that says so.

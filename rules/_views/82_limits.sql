@@ -56,7 +56,7 @@ SELECT host, seq, limit_name, limit_value,
 FROM u;
 
 -- _limit_check: every value a failed create/modify requested, against its limit (exceeded
--- true/false; NULL when the limit is unknown).
+-- true/false; NULL when the limit is unknown); a probe's (_probe_calls) is no request.
 CREATE VIEW _limit_check AS
 WITH req AS (
     UNPIVOT (SELECT host, seq, verb, qp_num,
@@ -65,7 +65,8 @@ WITH req AS (
                     in_max_inline_data::BIGINT AS max_inline_data, in_cqe::BIGINT AS cqe,
                     in_max_rd_atomic::BIGINT AS max_rd_atomic, in_max_dest_rd_atomic::BIGINT AS max_dest_rd_atomic,
                     in_retry_cnt::BIGINT AS retry_cnt, in_rnr_retry::BIGINT AS rnr_retry, in_timeout::BIGINT AS timeout
-             FROM _ctl WHERE NOT ok AND verb IN (SELECT verb FROM _limit_table))
+             FROM _ctl c WHERE NOT ok AND verb IN (SELECT verb FROM _limit_table)
+                  AND NOT EXISTS (SELECT 1 FROM _probe_calls p WHERE p.host = c.host AND p.seq = c.seq))
     ON COLUMNS(* EXCLUDE (host, seq, verb, qp_num)) INTO NAME field VALUE requested)
 SELECT r.host, r.seq, r.verb, r.qp_num, r.field, r.requested, t.limit_name,
        coalesce(t.fixed_limit, l.limit_value)::BIGINT AS limit_value,

@@ -2,8 +2,9 @@
  * really travel between 127.X.Y.1 and 127.X.Y.2): the event sequences of connect/accept/
  * disconnect/timewait, the QP attributes the CM sets, private data both ways, REJ reason 8 with no
  * listener, a consumer reject (28), UD through SIDR, hostile MADs dropped and counted, crossed
- * and unmatched DREQs, and the REQ retransmission schedule ending in UNREACHABLE (timers driven
- * with a clock far ahead). */
+ * and unmatched DREQs, the REQ retransmission schedule ending in UNREACHABLE (timers driven
+ * with a clock far ahead), a loopback address no device has binding as the wildcard,
+ * rdma_getaddrinfo from the hints alone, and IPv6 addresses of the GID table binding. */
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
@@ -489,6 +490,112 @@ static void test_req_timeout(struct rdma_event_channel *cch)
     CHECK_EQ(rdma_destroy_id(id), 0);
 }
 
+/* A loopback address no device owns binds as the wildcard, as the kernel's rdma_cm does (libfabric's
+ * server binds "localhost"): no device yet, and the listen hears a connect to a device's address. */
+static void test_loopback_wildcard(struct rdma_event_channel *sch, struct rdma_event_channel *cch)
+{
+    uint16_t port = g_port++;
+    struct rdma_cm_id *l;
+    CHECK_EQ(rdma_create_id(sch, &l, NULL, RDMA_PS_TCP), 0);
+    struct sockaddr_in lo = sin_of("127.0.0.1", port);
+    if (strcmp(ip_a, "127.0.0.1") == 0 || strcmp(ip_b, "127.0.0.1") == 0)
+        lo = sin_of("127.255.255.254", port);
+    CHECK_EQ(rdma_bind_addr(l, (struct sockaddr *)&lo), 0);
+    CHECK(l->verbs == NULL);
+    CHECK_EQ(ntohs(rdma_get_src_port(l)), port);
+    CHECK_EQ(rdma_listen(l, 4), 0);
+    struct rdma_cm_id *x = resolved(cch, RDMA_PS_TCP, port);   /* towards a's own address */
+    CHECK_EQ(rdma_connect(x, &(struct rdma_conn_param){.qp_num = 0x99}), 0);
+    struct rdma_cm_event *e = expect(sch, RDMA_CM_EVENT_CONNECT_REQUEST);
+    if (e) {
+        CHECK(e->listen_id == l);
+        CHECK(e->id->verbs != NULL);                   /* the request came in on device a */
+        CHECK_EQ(rdma_reject(e->id, NULL, 0), 0);
+        struct rdma_cm_id *child = e->id;
+        rdma_ack_cm_event(e);
+        CHECK_EQ(rdma_destroy_id(child), 0);
+    }
+    e = expect(cch, RDMA_CM_EVENT_REJECTED);
+    if (e)
+        rdma_ack_cm_event(e);
+    CHECK_EQ(rdma_destroy_id(x), 0);
+    /* a wildcard listener holds the port on every device */
+    struct rdma_cm_id *l2;
+    CHECK_EQ(rdma_create_id(sch, &l2, NULL, RDMA_PS_TCP), 0);
+    struct sockaddr_in s = sin_of(ip_a, port);
+    CHECK_EQ(rdma_bind_addr(l2, (struct sockaddr *)&s), -1);
+    CHECK_EQ(errno, EADDRINUSE);
+    CHECK_EQ(rdma_destroy_id(l2), 0);
+    CHECK_EQ(rdma_destroy_id(l), 0);
+}
+
+/* rdma_getaddrinfo with neither node nor service gives back the hints' addresses (libfabric's verbs
+ * provider makes its endpoints' addresses so); with no hints either it is EINVAL. */
+static void test_addrinfo_from_hints(void)
+{
+    struct sockaddr_in src = sin_of(ip_b, 0), dst = sin_of(ip_a, 4242);
+    struct rdma_addrinfo hints = {.ai_flags = RAI_PASSIVE, .ai_family = AF_INET, .ai_qp_type = IBV_QPT_RC,
+                                  .ai_port_space = RDMA_PS_TCP, .ai_src_len = sizeof src,
+                                  .ai_src_addr = (struct sockaddr *)&src, .ai_dst_len = sizeof dst,
+                                  .ai_dst_addr = (struct sockaddr *)&dst};
+    struct rdma_addrinfo *r = NULL;
+    CHECK_EQ(rdma_getaddrinfo(NULL, NULL, &hints, &r), 0);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQ(r->ai_flags, RAI_PASSIVE);
+        CHECK_EQ(r->ai_port_space, RDMA_PS_TCP);
+        CHECK_EQ(r->ai_qp_type, IBV_QPT_RC);
+        CHECK_EQ(r->ai_src_len, sizeof src);
+        CHECK(r->ai_src_addr && r->ai_src_addr != hints.ai_src_addr && !memcmp(r->ai_src_addr, &src, sizeof src));
+        CHECK_EQ(r->ai_dst_len, sizeof dst);
+        CHECK(r->ai_dst_addr && !memcmp(r->ai_dst_addr, &dst, sizeof dst));
+        CHECK(r->ai_next == NULL);
+        rdma_freeaddrinfo(r);
+    }
+    r = NULL;
+    CHECK_EQ(rdma_getaddrinfo(NULL, NULL, NULL, &r), -1);
+    CHECK_EQ(errno, EINVAL);
+}
+
+/* The IPv6 addresses of a device's GID table (its link-local fe80:: here) resolve and bind to the
+ * device, as libfabric's enumeration of the interfaces expects; connecting from one is refused
+ * (RoCE v2 over IPv4 only), an IPv6 address no device has is ENODEV. */
+static void test_ipv6_bind(struct rdma_event_channel *cch)
+{
+    int n = 0;
+    struct ibv_context **devs = rdma_get_devices(&n);
+    union ibv_gid gid;
+    CHECK(n >= 1 && ibv_query_gid(devs[0], 1, 0, &gid) == 0);
+    rdma_free_devices(devs);
+    CHECK(IN6_IS_ADDR_LINKLOCAL((struct in6_addr *)gid.raw));
+    char text[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, gid.raw, text, sizeof text);
+    struct rdma_addrinfo hints = {.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST}, *r = NULL;
+    CHECK_EQ(rdma_getaddrinfo(text, NULL, &hints, &r), 0);
+    if (!r)
+        return;
+    CHECK_EQ(r->ai_family, AF_INET6);
+    CHECK_EQ(r->ai_src_len, sizeof(struct sockaddr_in6));
+    CHECK(!memcmp(&((struct sockaddr_in6 *)r->ai_src_addr)->sin6_addr, gid.raw, 16));
+    struct rdma_cm_id *id;
+    CHECK_EQ(rdma_create_id(cch, &id, NULL, RDMA_PS_TCP), 0);
+    CHECK_EQ(rdma_bind_addr(id, r->ai_src_addr), 0);
+    CHECK(id->verbs != NULL);
+    CHECK(ntohs(rdma_get_src_port(id)) != 0);
+    CHECK_EQ(id->route.addr.src_addr.sa_family, AF_INET6);
+    struct sockaddr_in dst = sin_of(ip_a, 1);
+    CHECK_EQ(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 100), -1);
+    CHECK_EQ(errno, EAFNOSUPPORT);
+    CHECK_EQ(rdma_destroy_id(id), 0);
+    rdma_freeaddrinfo(r);
+    struct sockaddr_in6 other = {.sin6_family = AF_INET6};
+    inet_pton(AF_INET6, "fd00::5:1", &other.sin6_addr);
+    CHECK_EQ(rdma_create_id(cch, &id, NULL, RDMA_PS_TCP), 0);
+    CHECK_EQ(rdma_bind_addr(id, (struct sockaddr *)&other), -1);
+    CHECK_EQ(errno, ENODEV);
+    CHECK_EQ(rdma_destroy_id(id), 0);
+}
+
 int main(void)
 {
     sv_test_ip(ip_a, sizeof ip_a, 1);
@@ -512,6 +619,9 @@ int main(void)
     test_rejects(sch, cch);
     test_ud(sch, cch);
     test_addr_errors(cch);
+    test_loopback_wildcard(sch, cch);
+    test_addrinfo_from_hints();
+    test_ipv6_bind(cch);
     test_hostile(sch, cch);
     test_disconnect_races(sch, cch);
     test_req_timeout(cch);

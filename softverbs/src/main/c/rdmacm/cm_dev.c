@@ -133,24 +133,39 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
-/* The IPv4-mapped entries of the GID table: a device bound to an interface has one per address. */
+static void add_addr6(struct cm_dev *d, const struct in6_addr *a)
+{
+    for (int j = 0; j < d->n_addrs6; j++)
+        if (!memcmp(&d->addrs6[j], a, sizeof *a))
+            return;
+    if (d->n_addrs6 < (int)(sizeof d->addrs6 / sizeof d->addrs6[0]))
+        d->addrs6[d->n_addrs6++] = *a;
+}
+
+/* The addresses of the GID table: a device bound to an interface has an entry per address (each
+ * IPv4 as IPv4-mapped, each IPv6 as itself, the link-local fe80:: too). */
 static void collect_addrs(struct ibv_context *ctx, struct cm_dev *d)
 {
     d->addrs_be[0] = d->ip_be;
     d->n_addrs = 1;
     union ibv_gid g;
-    for (int i = 0; i < 64 && d->n_addrs < (int)(sizeof d->addrs_be / sizeof d->addrs_be[0]); i++) {
+    for (int i = 0; i < 64; i++) {
         if (ibv_query_gid(ctx, 1, i, &g) != 0)
             break;
-        if (!IN6_IS_ADDR_V4MAPPED((struct in6_addr *)g.raw))
+        const struct in6_addr *a = (const struct in6_addr *)g.raw;
+        if (IN6_IS_ADDR_UNSPECIFIED(a))
             continue;
-        uint32_t a;
-        memcpy(&a, g.raw + 12, 4);
+        if (!IN6_IS_ADDR_V4MAPPED(a)) {
+            add_addr6(d, a);
+            continue;
+        }
+        uint32_t v4;
+        memcpy(&v4, g.raw + 12, 4);
         bool seen = false;
         for (int j = 0; j < d->n_addrs; j++)
-            seen |= d->addrs_be[j] == a;
-        if (!seen)
-            d->addrs_be[d->n_addrs++] = a;
+            seen |= d->addrs_be[j] == v4;
+        if (!seen && d->n_addrs < (int)(sizeof d->addrs_be / sizeof d->addrs_be[0]))
+            d->addrs_be[d->n_addrs++] = v4;
     }
 }
 
@@ -220,6 +235,15 @@ struct cm_dev *cm_dev_by_ip(uint32_t ip_be)
     for (int i = 0; i < g_cm.ndev; i++)
         for (int j = 0; j < g_cm.dev[i].n_addrs; j++)
             if (g_cm.dev[i].addrs_be[j] == ip_be)
+                return &g_cm.dev[i];
+    return NULL;
+}
+
+struct cm_dev *cm_dev_by_ip6(const struct in6_addr *a)
+{
+    for (int i = 0; i < g_cm.ndev; i++)
+        for (int j = 0; j < g_cm.dev[i].n_addrs6; j++)
+            if (!memcmp(&g_cm.dev[i].addrs6[j], a, sizeof *a))
                 return &g_cm.dev[i];
     return NULL;
 }

@@ -44,7 +44,11 @@ uint64_t cm_service_id(enum rdma_port_space ps, uint16_t port)
 
 uint16_t cm_src_port(const struct cm_id *c) { return ntohs(c->id.route.addr.src_sin.sin_port); }
 uint16_t cm_dst_port(const struct cm_id *c) { return ntohs(c->id.route.addr.dst_sin.sin_port); }
-uint32_t cm_src_ip(const struct cm_id *c) { return c->id.route.addr.src_sin.sin_addr.s_addr; }
+/* an id bound to an IPv6 address has no IPv4 one: INADDR_NONE, never a device's nor the wildcard */
+uint32_t cm_src_ip(const struct cm_id *c)
+{
+    return c->id.route.addr.src_addr.sa_family == AF_INET6 ? INADDR_NONE : c->id.route.addr.src_sin.sin_addr.s_addr;
+}
 uint32_t cm_dst_ip(const struct cm_id *c) { return c->id.route.addr.dst_sin.sin_addr.s_addr; }
 
 static uint32_t rand32(void)
@@ -292,7 +296,11 @@ static int bind_locked(struct cm_id *c, uint32_t ip_be, uint16_t port)
     struct cm_dev *dev = NULL;
     if (ip_be != INADDR_ANY) {
         dev = cm_dev_by_ip(ip_be);
-        if (!dev)
+        /* the kernel's rdma_cm: a loopback address no device owns binds as the wildcard (no device
+         * yet; a listen then hears every device), e.g. libfabric's server binding "localhost" */
+        if (!dev && (ntohl(ip_be) >> 24) == 127)
+            ip_be = INADDR_ANY;
+        else if (!dev)
             return ENODEV;           /* the kernel: no RDMA device has this address */
     }
     if (port == 0) {
@@ -322,17 +330,47 @@ static int bind_locked(struct cm_id *c, uint32_t ip_be, uint16_t port)
     return 0;
 }
 
+/* Binds c to an IPv6 address of a device's GID table (libfabric enumerates the interfaces'
+ * addresses so); g_cm.lock held. The id has its device, but connections need IPv4: softverbs
+ * carries RoCE v2 over IPv4 only. */
+static int bind6_locked(struct cm_id *c, const struct sockaddr_in6 *sin6)
+{
+    struct cm_dev *dev = cm_dev_by_ip6(&sin6->sin6_addr);
+    if (!dev)
+        return IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr) || IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr) ? EAFNOSUPPORT
+                                                                                                   : ENODEV;
+    uint16_t port = ntohs(sin6->sin6_port);
+    if (port == 0) {
+        uint32_t span = CM_EPHEMERAL_HI - CM_EPHEMERAL_LO + 1, start = rand32() % span, i;
+        for (i = 0; i < span && port_taken(c, c->id.ps, INADDR_NONE, (uint16_t)(CM_EPHEMERAL_LO + (start + i) % span)); i++)
+            ;
+        if (i == span)
+            return EADDRNOTAVAIL;
+        port = (uint16_t)(CM_EPHEMERAL_LO + (start + i) % span);
+    } else if (port_taken(c, c->id.ps, INADDR_NONE, port)) {
+        return EADDRINUSE;
+    }
+    c->id.route.addr.src_sin6 = *sin6;
+    c->id.route.addr.src_sin6.sin6_port = htons(port);
+    c->bound = true;
+    cm_id_set_dev(c, dev);
+    if (c->state == CM_ST_IDLE)
+        c->state = CM_ST_ADDR_BOUND;
+    return 0;
+}
+
 int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 {
     if (!addr)
         return cm_err(EINVAL);
-    if (addr->sa_family != AF_INET)
-        return cm_err(EAFNOSUPPORT);   /* softverbs carries RoCE v2 over IPv4 only */
-    const struct sockaddr_in *sin = (const struct sockaddr_in *)addr;
+    if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+        return cm_err(EAFNOSUPPORT);
     pthread_mutex_lock(&g_cm.lock);
     struct cm_id *c = cm_id_checked(id);
     int rc = !c ? EINVAL : c->bound || c->state != CM_ST_IDLE ? EINVAL
-                         : bind_locked(c, sin->sin_addr.s_addr, ntohs(sin->sin_port));
+           : addr->sa_family == AF_INET6 ? bind6_locked(c, (const struct sockaddr_in6 *)addr)
+           : bind_locked(c, ((const struct sockaddr_in *)addr)->sin_addr.s_addr,
+                         ntohs(((const struct sockaddr_in *)addr)->sin_port));
     pthread_mutex_unlock(&g_cm.lock);
     return rc ? cm_err(rc) : 0;
 }
@@ -357,6 +395,10 @@ int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct s
     if (!c || (c->state != CM_ST_IDLE && c->state != CM_ST_ADDR_BOUND)) {
         pthread_mutex_unlock(&g_cm.lock);
         return cm_err(EINVAL);
+    }
+    if (c->id.route.addr.src_addr.sa_family == AF_INET6) {
+        pthread_mutex_unlock(&g_cm.lock);
+        return cm_err(EAFNOSUPPORT);   /* bound to an IPv6 address: no IPv4 path from it */
     }
     int rc = 0;
     if (!c->bound) {
@@ -427,7 +469,10 @@ int rdma_listen(struct rdma_cm_id *id, int backlog)
 
 __be16 rdma_get_src_port(struct rdma_cm_id *id)
 {
-    return id && id->route.addr.src_addr.sa_family == AF_INET ? id->route.addr.src_sin.sin_port : 0;
+    if (!id)
+        return 0;
+    sa_family_t f = id->route.addr.src_addr.sa_family;
+    return f == AF_INET ? id->route.addr.src_sin.sin_port : f == AF_INET6 ? id->route.addr.src_sin6.sin6_port : 0;
 }
 
 __be16 rdma_get_dst_port(struct rdma_cm_id *id)

@@ -4,6 +4,7 @@
 #ifndef CM_LOC_H
 #define CM_LOC_H
 
+#include <netinet/in.h>
 #include <pthread.h>
 #include <rdma/rdma_cma.h>
 #include <stdatomic.h>
@@ -39,6 +40,8 @@ struct cm_dev {
     union ibv_gid gid;               /* ::ffff:IPv4, GID index 3 */
     int n_addrs;                     /* every IPv4 address of the device's interface: the */
     uint32_t addrs_be[8];            /* kernel maps each to the device (addrs_be[0] = ip_be) */
+    int n_addrs6;                    /* its IPv6 addresses (link-local included): they bind, */
+    struct in6_addr addrs6[8];       /* but RoCE v2 over IPv6 is not carried (IPv4 only) */
     uint64_t guid_be;
     enum ibv_mtu active_mtu;
     uint8_t active_speed_rate;       /* ibv_rate of the port */
@@ -79,6 +82,7 @@ extern struct cm_global g_cm;
 /* Opens the devices once per process; 0 or errno (ENODEV when there is none). */
 int cm_init(void);
 struct cm_dev *cm_dev_by_ip(uint32_t ip_be);         /* g_cm.lock held or after init */
+struct cm_dev *cm_dev_by_ip6(const struct in6_addr *a);
 struct cm_dev *cm_dev_by_verbs(struct ibv_context *verbs);
 /* The local device that reaches dst (see cm_id.c): NULL when none. */
 struct cm_dev *cm_dev_route(uint32_t dst_ip_be);

@@ -1,4 +1,6 @@
 /* Connection calls (connect, accept, reject, disconnect), QPs and SRQs on ids, and the CM events. */
+#include <stdbool.h>
+
 #include "tc_loc.h"
 
 #define P(x) ((int64_t)(uintptr_t)(x))
@@ -217,12 +219,24 @@ void (rdma_destroy_srq)(struct rdma_cm_id *id)
     tc_record_call(&c);
 }
 
+/* The channel whose last read on this thread was empty (EAGAIN): a program polling a non-blocking
+ * channel (libfabric's ofi_rxm does, thousands of times a second) would fill its sub-ring with
+ * them, so, as consecutive empty CQ polls, a run of empty reads is one record (its first). */
+static __thread struct rdma_event_channel *empty_channel;
+
 int (rdma_get_cm_event)(struct rdma_event_channel *channel, struct rdma_cm_event **event)
 {
     int64_t t0 = tc_now();
     int ret = real_rdma_get_cm_event(channel, event);
     int saved = errno;
     int64_t t1 = tc_now();
+    bool empty = ret != 0 && saved == EAGAIN;
+    bool repeat = empty && empty_channel == channel;
+    empty_channel = empty ? channel : NULL;
+    if (repeat) {
+        errno = saved;
+        return ret;
+    }
     if (ret == 0 && event != NULL && *event != NULL) {
         tc_record_event(*event, t0, t1);
     } else {

@@ -36,9 +36,18 @@ final class NamespaceHosts {
 
     /** Runs A and B on the two hosts (b once a listens on TCP {@code waitTcp}, 0: at once), at most {@code seconds}. */
     static Run run(Path work, int waitTcp, int seconds, String a, String b) throws IOException, InterruptedException {
+        return run(work, "", waitTcp, seconds, a, b);
+    }
+
+    /** As {@link #run(Path, int, int, String, String)}, each device spec ending in {@code deviceOpts} (e.g. ":profile=mlx5"). */
+    static Run run(Path work, String deviceOpts, int waitTcp, int seconds, String a, String b)
+            throws IOException, InterruptedException {
         Path logs = Files.createDirectories(work.resolve("logs"));
         List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString(), "--lib", LIB.toString(), "--log-dir",
                 logs.toString(), "--timeout", Integer.toString(seconds)));
+        if (!deviceOpts.isEmpty()) {
+            cmd.addAll(List.of("--device-opts", deviceOpts));
+        }
         if (waitTcp > 0) {
             cmd.addAll(List.of("--wait-tcp", Integer.toString(waitTcp)));
         }

@@ -52,14 +52,26 @@ public final class TracerLibrary {
         if (TracerLibrary.class.getClassLoader().getResource(resource) == null) {
             return;
         }
-        Path lib = NativeResources.materialize(resource).toAbsolutePath();
+        link(dir, NativeResources.materialize(resource).toAbsolutePath());
+    }
+
+    /** A symbolic link {@code dir/NAME} to {@code lib} (its file NAME), unless lib is there or the link is. */
+    static void link(Path dir, Path lib) throws IOException {
         Path link = dir.resolve(lib.getFileName());
-        if (!lib.getParent().equals(dir.toAbsolutePath()) && !Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            try {
-                Files.createSymbolicLink(link, lib);
-            } catch (java.nio.file.FileAlreadyExistsException raced) {
-                // another process made it first
-            }
+        if (lib.getParent().equals(dir.toAbsolutePath())) {
+            return;
+        }
+        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(lib)) {
+            return;
+        }
+        // absent, or left by a build whose librdmacm differed while this libibverbs (which names the
+        // folder) did not: a new link renamed over it, so a concurrent loader sees the old or the new one
+        Path tmp = dir.resolve(".link-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        Files.createSymbolicLink(tmp, lib);
+        try {
+            Files.move(tmp, link, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 
