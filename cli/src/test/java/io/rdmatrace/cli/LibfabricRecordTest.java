@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * libfabric (Debian's libfabric-bin) between two softverbs hosts in network namespaces: fi_pingpong over
  * the verbs provider's MSG endpoints (rdma_cm) and over verbs;ofi_rxm RDM, bare and under
  * `rdmatrace record` on both hosts, the recordings read clean and analyzed with the connection paired
- * and no error.
+ * and no error; FI_VERBS_GID_IDX at the link-local GID on one host (DGRAM endpoints) is diagnosed
+ * (gid-index) on that host.
  */
 class LibfabricRecordTest {
     /** fi_pingpong's control port (its server's default). */
@@ -62,6 +63,35 @@ class LibfabricRecordTest {
                     "#1 a QP 0x[0-9a-f]+ <-> b QP 0x[0-9a-f]+  RC|#1 b QP 0x[0-9a-f]+ <-> a QP 0x[0-9a-f]+  RC");
             assertThat(exit).as(report.toString()).isZero();
         }
+    }
+
+    @Test
+    void gidIndexAtTheLinkLocalGid_onOneHost_isDiagnosedOnThatHost(@TempDir Path work) throws Exception {
+        InstalledPrograms.require("fi_pingpong");
+        // FI_VERBS_GID_IDX is the source GID index of the verbs provider's DGRAM endpoints (their
+        // address handles and the GID each endpoint advertises); libfabric's default is 0, the
+        // link-local fe80:: RoCE v1 entry. At 3 (::ffff:IPv4, RoCE v2) on both hosts the ping-pong runs.
+        String dgram = "fi_pingpong -p verbs -e dgram -c -I 100 -S 64";
+        NamespaceHosts.Run bare = NamespaceHosts.run(work.resolve("bare"), PORT, 60, "FI_VERBS_GID_IDX=3 " + dgram,
+                "FI_VERBS_GID_IDX=3 " + dgram + " $SV_PEER");
+        assertThat(bare.exit()).as(bare.describe()).isZero();
+        assertThat(exchanges(bare.b())).as(bare.describe()).isEqualTo(100);
+
+        // host b at index 0: its packets reach nobody (as RoCE v1 on a RoCE v2 peer), and fi_pingpong
+        // waits for its first receive without a timeout: the helper ends both
+        Path out = work.resolve("trace");
+        String recordA = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "a", "--"));
+        String recordB = NamespaceHosts.record(List.of("--soft", "--data-path", "summary", "--out", out.toString(), "--host-id", "b", "--"));
+        NamespaceHosts.Run run = NamespaceHosts.run(work.resolve("hosts"), PORT, 40, "FI_VERBS_GID_IDX=3 " + recordA + " " + dgram,
+                "FI_VERBS_GID_IDX=0 " + recordB + " " + dgram + " $SV_PEER");
+        assertThat(run.exit()).as("the ping-pong never completes: " + run.describe()).isEqualTo(1);
+        assertThat(exchanges(run.b())).as(run.describe()).isEqualTo(-1);
+
+        StringWriter report = new StringWriter();
+        Main.execute(new PrintWriter(report), new PrintWriter(new StringWriter()), "analyze", out.toString());
+        assertThat(report.toString()).as(report.toString())
+                .containsPattern("b addresses its UD peers \\(\\d+ ibv_create_ah\\) from GID index 0, the link-local GID fe80:")
+                .doesNotContain("a addresses its UD peers");
     }
 
     /** The number of exchanges of fi_pingpong's (one-size) table row, -1 without one. */
