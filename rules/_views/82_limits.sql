@@ -1,4 +1,4 @@
--- needs: 40_calls
+-- needs: 40_calls, 80_rule_helpers
 
 -- _limit_table: the limits a create or modify can exceed, written once: the requested field
 -- (the call's in_<field>), the device attribute that bounds it (from the SESSION's device
