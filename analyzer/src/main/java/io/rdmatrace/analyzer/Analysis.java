@@ -85,6 +85,22 @@ public final class Analysis implements AutoCloseable {
     }
 
     /**
+     * Runs {@code rules}, a few of the catalog's, with only the relations they and the report read computed
+     * (what their SQL mentions, and what that needs; {@link io.rdmatrace.analyzer.load.Schema#createViews}): one
+     * rule of a two-host trace needs about half of the view statements. The database then holds only those,
+     * so no other rule can run on it. On a session already finished in full, the same as {@link #analyze}.
+     */
+    public AnalysisResult analyzeOnly(RuleSet rules) throws SQLException {
+        if (finished) {
+            return analyze(rules);
+        }
+        database.finishLoading(Analyzer.reads(rules));
+        finished = true;
+        partial = true;
+        return Analyzer.analyze(database, load, rules);
+    }
+
+    /**
      * The database's connection for queries of the relations {@code names} only: when loading is not finished
      * yet, it computes what they need and nothing else (a reader of a few relations, such as {@code show}), and
      * {@link #analyze} can no longer run.

@@ -5,9 +5,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.rdmatrace.analyzer.load.LoadReport;
+import io.rdmatrace.analyzer.load.Schema;
+import io.rdmatrace.analyzer.rule.Rule;
 import io.rdmatrace.analyzer.rule.RuleOutcome;
 import io.rdmatrace.analyzer.rule.RuleProblem;
 import io.rdmatrace.analyzer.rule.RuleRunner;
@@ -31,6 +35,19 @@ public final class Analyzer {
         outcomes.stream().filter(RuleOutcome::failed).map(RuleOutcome::problem).forEach(problems::add);
         return new AnalysisResult(load, connections(database), outcomes, problems, ruleNanos, clocks(database),
                 wire(database), endings(database));
+    }
+
+    /** The names the queries of {@code rules} (their SQL and gates) and of the report mention: what they need computed. */
+    static Set<String> reads(RuleSet rules) {
+        Set<String> names = new HashSet<>();
+        for (String sql : List.of(CONNECTIONS_SQL, WIRE_SQL, ENDINGS_SQL, CLOCKS_SQL)) {
+            names.addAll(Schema.namesIn(sql));
+        }
+        for (Rule rule : rules.rules()) {
+            names.addAll(Schema.namesIn(rule.sql()));
+            names.addAll(Schema.namesIn(rule.when()));
+        }
+        return names;
     }
 
     // The report's queries run as plain statements: DuckDB's driver plans a prepared statement twice (when

@@ -84,6 +84,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--db", paramLabel = "FILE", description = "Keep the DuckDB database in FILE (must not exist) instead of memory.")
     Path db;
 
+    @Option(names = "--rule", paramLabel = "ID", split = ",", description = "Run only this rule (repeatable, or "
+            + "ID,ID...); only the relations it and the report read are computed. --list-rules lists the ids.")
+    List<String> only = new ArrayList<>();
+
     @Option(names = "--list-rules", description = "List the rules (id, severity, title) and exit.")
     boolean listRules;
 
@@ -117,7 +121,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 throw new EnvironmentException(folder + ": no such folder");
             }
         }
-        RuleSet rules = RuleCatalog.load(ruleFolders); // while the warm-up's threads finish
+        RuleSet rules = only(RuleCatalog.load(ruleFolders)); // while the warm-up's threads finish
         warmUp.await();
         AnalysisDatabase database = open();
         try (Analysis analysis = Analysis.open(database, folders)) {
@@ -138,7 +142,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                     throw new UserDataException("--pcap " + pcap + ": " + e.getMessage(), e);
                 }
             }
-            AnalysisResult result = analysis.analyze(rules);
+            AnalysisResult result = only.isEmpty() ? analysis.analyze(rules) : analysis.analyzeOnly(rules);
             for (RuleProblem problem : result.ruleProblems()) {
                 err().println(prefix() + "rule not run: " + problem);
             }
@@ -146,6 +150,20 @@ final class AnalyzeCommand implements Callable<Integer> {
             write(result, new ReportOptions(verbose, threshold, all, traceArgs));
             return threshold != null && result.countAtLeast(threshold) > 0 ? ExitCode.FAILURE : ExitCode.OK;
         }
+    }
+
+    /** The rules --rule names, in the catalog's order (all of them without --rule); an unknown id is a usage error. */
+    private RuleSet only(RuleSet catalog) {
+        if (only.isEmpty()) {
+            return catalog;
+        }
+        for (String id : only) {
+            if (catalog.find(id).isEmpty()) {
+                throw new ParameterException(spec.commandLine(),
+                        "--rule " + id + ": no such rule (rdmatrace analyze --list-rules lists them)");
+            }
+        }
+        return new RuleSet(catalog.rules().stream().filter(r -> only.contains(r.id())).toList(), catalog.problems());
     }
 
     private AnalysisDatabase open() throws SQLException {

@@ -41,6 +41,21 @@ class AnalyzeSampleTest {
                 .contains("INFO illegal-transition-rejected");
     }
 
+    @Test
+    void rule_runsOnlyThatRule_andAnUnknownIdIsAUsageError() {
+        String mtu = sample("path-mtu-one-side").toString();
+        MainTest.Run one = AnalyzeCommandTest.analyze("--rule", "path-mtu-mismatch", mtu);
+        assertThat(one.code()).as(one.err()).isEqualTo(ExitCode.FAILURE);
+        assertThat(one.out()).contains("ERROR path-mtu-mismatch").doesNotContain("completion-error")
+                .doesNotContain("path-mtu-exceeds-active").contains("Findings: 1 error(s), 0 warning(s)");
+        MainTest.Run two = AnalyzeCommandTest.analyze("--rule", "path-mtu-exceeds-active,path-mtu-mismatch", mtu);
+        assertThat(two.out()).contains("ERROR path-mtu-mismatch").contains("ERROR path-mtu-exceeds-active")
+                .contains("Findings: 2 error(s), 0 warning(s)");
+        MainTest.Run unknown = AnalyzeCommandTest.analyze("--rule", "no-such-rule", mtu);
+        assertThat(unknown.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.err()).contains("--rule no-such-rule: no such rule (rdmatrace analyze --list-rules lists them)");
+    }
+
     /** A pcap of three NAKs from hostA (127.0.0.1) to hostB (127.0.0.2) QP 0x11, built byte by byte. */
     private static byte[] nakPcap() {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + 3 * (16 + 62)).order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -56,6 +56,14 @@ public final class Schema {
                 BundledFiles.ROOT + "/" + VIEWS);
     }
 
+    /**
+     * The names {@code sql} mentions outside its strings and comments, lower case: given to
+     * {@link #createViews(Connection, int, Set)}, the view statements that query needs.
+     */
+    public static Set<String> namesIn(String sql) {
+        return new java.util.HashSet<>(ViewStatements.words(sql));
+    }
+
     /** Both steps with nothing loaded in between: the empty schema rules bind against. */
     public static void createEmpty(Connection connection) throws SQLException {
         createBaseTables(connection);

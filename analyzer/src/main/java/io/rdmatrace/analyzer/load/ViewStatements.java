@@ -224,7 +224,7 @@ final class ViewStatements {
     }
 
     /** The identifiers and keywords of {@code sql}, lower case, outside strings and comments. */
-    private static List<String> words(String sql) {
+    static List<String> words(String sql) {
         List<String> words = new ArrayList<>();
         Matcher m = WORD.matcher(code(sql));
         while (m.find()) {
