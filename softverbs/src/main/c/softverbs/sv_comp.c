@@ -30,8 +30,7 @@ static void retry(struct sv_qp *qp)
     if (!infinite)
         qp->comp.retry_left--;
     qp->comp.retrying = true;
-    sv_req_rewind(qp);
-    sv_req_run(qp);
+    sv_req_schedule(qp, true);
 }
 
 void sv_comp_retrans_timeout(struct sv_qp *qp)
@@ -52,8 +51,7 @@ void sv_comp_retrans_timeout(struct sv_qp *qp)
 
 void sv_comp_rnr_expired(struct sv_qp *qp)
 {
-    sv_req_rewind(qp);
-    sv_req_run(qp);
+    sv_req_schedule(qp, true);
 }
 
 /* ---- acknowledgements ---- */
@@ -158,12 +156,13 @@ static void handle_ack(struct sv_qp *qp, const struct sv_pkt *pkt)
         }
         if (qp->comp.rnr_left != 7)   /* rnr_retry 7 = retry forever (IBA 9.7.5.2.8) */
             qp->comp.rnr_left--;
-        /* what followed the NAKed PSN is dropped by the responder: rewind now, so it stops
-         * counting against the device while the timer runs (the timer rewinds again) */
-        sv_req_rewind(qp);
         qp->comp.retrans_at = 0;
         qp->comp.retrying = true;   /* the RNR timer rewinds to psn: NAKs for it add nothing */
         sv_qp_arm_rnr(qp, sv_now_ns() + (uint64_t)rnr_timer_10us[sv_aeth_value(syn)] * 10000ull);
+        /* what followed the NAKed PSN is dropped by the responder: the requester rewinds now, so
+         * it stops counting against the device while the timer runs (it sends nothing in the RNR
+         * wait; the timer rewinds again) */
+        sv_req_schedule(qp, true);
         return;
     }
     if (syn == SV_NAK_PSN_SEQ_ERR) {
@@ -250,5 +249,5 @@ void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt)
         return;
     sv_qp_complete_local_heads(qp);
     sv_comp_check_drained(qp);
-    sv_req_run(qp);
+    sv_req_schedule(qp, false);   /* acknowledged PSNs open the window */
 }

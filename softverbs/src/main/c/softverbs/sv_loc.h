@@ -19,6 +19,7 @@
 #include "sv_driver.h"
 #include "sv_opcode.h"
 #include "sv_pktlog.h"
+#include "sv_task.h"
 
 #define SV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define sv_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
@@ -630,6 +631,7 @@ struct sv_req_state {                /* requester (sv_req.c) */
     uint32_t reads_outstanding;
     bool chunk_open;                 /* sending an ACK chunk (packets up to the next AckReq)
                                       * whose unsent packets are reserved on the device */
+    bool need_rewind;                /* the completer asked for a retry (rxe need_retry) */
 };
 
 struct sv_comp_state {               /* completer (sv_comp.c) */
@@ -694,6 +696,7 @@ struct sv_qp {
     bool routable;
     struct sv_sq sq;
     struct sv_rq rq;
+    struct sv_task req_task;         /* runs the requester (sv_req_task); outlives a reset */
     struct sv_req_state req;
     struct sv_comp_state comp;
     struct sv_resp_state resp;
@@ -777,10 +780,17 @@ int sv_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
  * sv_recv.c (routing of received datagrams)
  * ====================================================================================== */
 struct sv_pkt;
-/* Sends what the SQ, window and RNR wait allow. qp->lock held. */
-void sv_req_run(struct sv_qp *qp);
-/* Restarts transmission from the oldest unacknowledged PSN (retry path). */
-void sv_req_rewind(struct sv_qp *qp);
+/* The requester's task (qp->req_task): the rewind the completer asked for first, then it sends
+ * what the SQ, window and RNR wait allow. Run only through sv_req_schedule. qp->lock held. */
+void sv_req_task(void *qp);
+/* How another engine (the completer, a timer) asks the requester to run, after a rewind when
+ * `rewind`: it schedules the requester's task and never calls into it. qp->lock held. */
+static inline void sv_req_schedule(struct sv_qp *qp, bool rewind)
+{
+    if (rewind)
+        qp->req.need_rewind = true;
+    sv_task_schedule(&qp->req_task);
+}
 /* Transmit pacing: packets the device must admit before the requester sends again (0: none,
  * or a chunk is open), and the unsent packets of the open chunk (reserved). qp->lock held. */
 uint32_t sv_req_tx_need(struct sv_qp *qp);

@@ -142,7 +142,7 @@ int sv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr
     if (qp->state == IBV_QPS_ERR)
         sv_qp_flush(qp);   /* WRs posted in ERR complete at once with WR_FLUSH_ERR */
     else
-        sv_req_run(qp);
+        sv_req_schedule(qp, false);
 out:
     pthread_mutex_unlock(&qp->lock);
     if (qp->is_qpx)

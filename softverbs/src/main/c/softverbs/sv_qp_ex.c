@@ -240,7 +240,7 @@ static int wr_complete(struct ibv_qp_ex *q)
         if (qp->state == IBV_QPS_ERR)
             sv_qp_flush(qp);   /* WRs posted in ERR complete at once with WR_FLUSH_ERR */
         else
-            sv_req_run(qp);
+            sv_req_schedule(qp, false);
     }
     pthread_mutex_unlock(&qp->lock);
     qp->wr_pending = 0;

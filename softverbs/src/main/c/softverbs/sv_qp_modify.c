@@ -172,7 +172,7 @@ static void enter_state(struct sv_qp *qp, enum ibv_qp_state from, enum ibv_qp_st
                 qp->resp.epsn = qp->attr.rq_psn;
         }
         qp->sq_draining = false;
-        sv_req_run(qp);
+        sv_req_schedule(qp, false);
         break;
     case IBV_QPS_SQD:
         if (from == IBV_QPS_RTS) {

@@ -234,7 +234,8 @@ static enum sv_tx send_next_packet(struct sv_qp *qp, struct sv_send_wqe *w)
     return SV_TX_SENT;
 }
 
-void sv_req_run(struct sv_qp *qp)
+/* Sends what the SQ, window and RNR wait allow. */
+static void req_run(struct sv_qp *qp)
 {
     if (qp->state != IBV_QPS_RTS && qp->state != IBV_QPS_SQD)
         return;
@@ -297,7 +298,8 @@ void sv_req_run(struct sv_qp *qp)
         sv_comp_unreliable(qp);
 }
 
-void sv_req_rewind(struct sv_qp *qp)
+/* Restarts transmission from the oldest unacknowledged PSN (the retry the completer asked for). */
+static void req_rewind(struct sv_qp *qp)
 {
     /* go back to the oldest unacknowledged PSN; later WQEs get the same PSNs again; what was
      * in flight no longer counts against the device */
@@ -324,4 +326,14 @@ void sv_req_rewind(struct sv_qp *qp)
             qp->req.reads_outstanding = 1;
     }
     sv_qp_tx_sync(qp);
+}
+
+void sv_req_task(void *arg)
+{
+    struct sv_qp *qp = arg;
+    if (qp->req.need_rewind) {
+        qp->req.need_rewind = false;
+        req_rewind(qp);
+    }
+    req_run(qp);
 }

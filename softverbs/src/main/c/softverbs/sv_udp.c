@@ -316,7 +316,7 @@ void sv_ep_tx_resume(struct sv_endpoint *ep)
             /* time spent parked on this device's limit is not time the peer failed to answer:
              * the ACK timeout of what is in flight counts from now */
             sv_qp_postpone_retrans(qp);
-            sv_req_run(qp);
+            sv_req_schedule(qp, false);
         }
         pthread_mutex_unlock(&qp->lock);
         if (!go)
