@@ -45,6 +45,14 @@ public final class ByteSink {
         }
     }
 
+    /** Raw bytes {@code b[from, from + n)}. */
+    public ByteSink bytes(byte[] b, int from, int n) {
+        ensure(n);
+        System.arraycopy(b, from, buf, len, n);
+        len += n;
+        return this;
+    }
+
     public ByteSink u8(int v) {
         ensure(1);
         buf[len++] = (byte) v;

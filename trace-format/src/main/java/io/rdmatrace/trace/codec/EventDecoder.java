@@ -48,12 +48,12 @@ public final class EventDecoder {
     private final ByteSource source = new ByteSource();
     private String lastThreadName = "";
 
-    /** @param traceVersion the version from this trace's SESSION (same major as this build) */
+    /** @param traceVersion the version from this trace's SESSION (a major this build reads) */
     public EventDecoder(FormatVersion traceVersion) {
         this.traceVersion = traceVersion;
-        this.newerMinor = traceVersion.minor() > FormatVersion.FORMAT_MINOR;
-        this.hasChains = traceVersion.minor() >= 1;
-        this.hasEnding = traceVersion.minor() >= 4;
+        this.newerMinor = traceVersion.newerMinorThanCurrent();
+        this.hasChains = traceVersion.atLeast(1, 1);
+        this.hasEnding = traceVersion.atLeast(1, 4);
     }
 
     /** Attributes with codes this build does not know, skipped in traces of a newer minor version. */
@@ -76,18 +76,24 @@ public final class EventDecoder {
 
     /** Decodes the document {@code d[0, len)}. */
     public TraceEvent decode(byte[] d, int len) {
+        return decode(d, 0, len);
+    }
+
+    /** Decodes the event {@code d[from, from + len)}: a whole document, or one event of a batch document. */
+    public TraceEvent decode(byte[] d, int from, int len) {
         if (len < 1 + DocumentCheck.SIZE) {
-            throw new CorruptDocumentException("document of " + len + " bytes is too short");
+            throw new CorruptDocumentException("event of " + len + " bytes is too short");
         }
+        int end = from + len;
         ByteSource b = source;
-        b.wrap(d, len - DocumentCheck.SIZE, len);
+        b.wrap(d, end - DocumentCheck.SIZE, end);
         int stored = b.i32();
-        int actual = DocumentCheck.compute(d, 0, len - DocumentCheck.SIZE);
+        int actual = DocumentCheck.compute(d, from, end - DocumentCheck.SIZE);
         if (stored != actual) {
             throw new CorruptDocumentException(String.format(
                     "check value mismatch (stored %08x, computed %08x): bytes changed after writing", stored, actual));
         }
-        b.wrap(d, 0, len - DocumentCheck.SIZE);
+        b.wrap(d, from, end - DocumentCheck.SIZE);
         TraceEvent e;
         try {
             e = decodeBody(b);

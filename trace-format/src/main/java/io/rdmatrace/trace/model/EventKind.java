@@ -1,8 +1,9 @@
 package io.rdmatrace.trace.model;
 
 /**
- * The kind byte that starts every document in a trace queue. The codes are the on-disk format:
- * never renumber them.
+ * The kind byte that starts every event in a trace queue. The codes are the on-disk format:
+ * never renumber them. Code 11 is taken by the batch document that frames several events
+ * (format 2.0, {@code io.rdmatrace.trace.codec.BatchDocument}): it is no event kind.
  */
 public enum EventKind {
     SESSION(1),

@@ -1,6 +1,7 @@
 package io.rdmatrace.trace.store;
 
 import io.rdmatrace.trace.codec.CorruptDocumentException;
+import io.rdmatrace.trace.codec.BatchDocument;
 import io.rdmatrace.trace.codec.EventDecoder;
 import io.rdmatrace.trace.model.EventKind;
 import io.rdmatrace.trace.model.FormatVersion;
@@ -40,6 +41,9 @@ public final class TraceReader implements AutoCloseable {
     private final DocumentSource source;
     private final SessionEvent session;
     private final EventDecoder decoder;
+    /** Whether the trace's format has batch documents (2.0 on), and the one being read. */
+    private final boolean batches;
+    private final BatchDocument.Cursor batch = new BatchDocument.Cursor();
     /** What was wrong with the folder's files when it was read by framing them directly; null otherwise. */
     private final String damage;
     private boolean sessionReturned;
@@ -55,6 +59,7 @@ public final class TraceReader implements AutoCloseable {
         this.source = source;
         this.session = session;
         this.decoder = new EventDecoder(session.formatVersion());
+        this.batches = session.formatVersion().atLeast(2, 0);
         this.damage = damage;
     }
 
@@ -175,20 +180,33 @@ public final class TraceReader implements AutoCloseable {
             return null;
         }
         try {
-            int length = source.next();
-            if (length < 0 && !endSeen && !askedAgain && !writerAlive()) {
-                // the writer may have appended (its END too) between our last read and its exit
-                askedAgain = true;
+            int length;
+            int from = 0;
+            if (batch.hasNext()) {
+                length = batch.next();
+                from = batch.start();
+            } else {
+                batch.clear();
                 length = source.next();
-            }
-            if (length < 0) {
-                finishAtEnd();
-                return null;
+                if (length < 0 && !endSeen && !askedAgain && !writerAlive()) {
+                    // the writer may have appended (its END too) between our last read and its exit
+                    askedAgain = true;
+                    length = source.next();
+                }
+                if (length < 0) {
+                    finishAtEnd();
+                    return null;
+                }
+                if (batches && BatchDocument.is(source.buffer(), length)) {
+                    batch.start(source.buffer(), length);
+                    length = batch.next();
+                    from = batch.start();
+                }
             }
             if (endSeen) {
-                return corrupt("a document follows the END event");
+                return corrupt("an event follows the END event");
             }
-            TraceEvent e = decoder.decode(source.buffer(), length);
+            TraceEvent e = decoder.decode(source.buffer(), from, length);
             if (e.seq() != expectedSeq) {
                 return corrupt("sequence gap: expected seq " + expectedSeq + ", found " + e.seq());
             }
@@ -305,6 +323,7 @@ public final class TraceReader implements AutoCloseable {
         Path file = source.currentFile();
         outcome = new ReadOutcome(ReadOutcome.Status.CORRUPT, eventsRead,
                 (file != null ? file : folder) + ": document " + source.position()
+                        + (batch.index() >= 0 ? " (event " + (batch.index() + 1) + " of its batch)" : "")
                         + " after seq " + (expectedSeq - 1) + " is corrupt: " + why + "; the " + eventsRead
                         + " events before it were read" + damageNote(),
                 file, source.index());
@@ -368,7 +387,8 @@ public final class TraceReader implements AutoCloseable {
         }
         if (!v.readableByCurrent()) {
             throw new TraceException(TraceException.Problem.UNSUPPORTED_VERSION, dir, dir + ": trace format " + v
-                    + " is not supported; this rdmatrace reads format " + FormatVersion.FORMAT_MAJOR + ".x (up to "
+                    + " is not supported; this rdmatrace reads formats " + FormatVersion.OLDEST_MAJOR + ".x to "
+                    + FormatVersion.FORMAT_MAJOR + ".x (up to "
                     + FormatVersion.CURRENT + ")" + (v.major() > FormatVersion.FORMAT_MAJOR
                     ? "; use a newer rdmatrace" : "; use the rdmatrace that wrote it"));
         }

@@ -4,6 +4,7 @@ import io.rdmatrace.trace.model.AsyncEvent;
 import io.rdmatrace.trace.model.AttrEntries;
 import io.rdmatrace.trace.model.AttrRow;
 import io.rdmatrace.trace.model.Attrs;
+import io.rdmatrace.trace.codec.BatchDocument;
 import io.rdmatrace.trace.codec.ByteSink;
 import io.rdmatrace.trace.model.CallEvent;
 import io.rdmatrace.trace.model.CmEvent;
@@ -23,6 +24,7 @@ import io.rdmatrace.trace.model.Wc;
 import io.rdmatrace.trace.model.WorkRequest;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -60,6 +62,14 @@ public final class TraceWriter implements AutoCloseable {
     private final long monoAtStart;
     private final long wallAtStart;
     private final ByteSink sink = new ByteSink(512);
+    /** The batch document being gathered ({@link #beginBatch}), and where each of its events starts and ends. */
+    private final ByteSink batch = new ByteSink(BatchDocument.MAX_BYTES + 1024);
+    private int[] batchStarts = new int[256];
+    private int[] batchLengths = new int[256];
+    private int batchEvents;
+    private boolean batching;
+    /** Events in the queue (SESSION included): the sequence number events gathered in a batch go back to if it fails. */
+    private long written;
     /** Faults the queue file's pages in ahead of the appends. */
     private final PageToucher toucher;
     /** Bytes appended so far, roughly (document headers, padding and index aside): when to signal the toucher. */
@@ -141,9 +151,29 @@ public final class TraceWriter implements AutoCloseable {
         return hostId;
     }
 
-    /** Events written so far, SESSION included (= the next sequence number). */
+    /**
+     * Events in the queue so far, SESSION included (= the next sequence number outside a batch;
+     * the events of a batch count once it is written).
+     */
     public synchronized long eventsWritten() {
-        return nextSeq;
+        return written;
+    }
+
+    /**
+     * From now on, gathers events into batch documents ({@link BatchDocument}) instead of a
+     * document each, writing one out whenever it reaches {@link BatchDocument#MAX_BYTES}, until
+     * {@link #endBatch}. For a thread that writes many events in one go (a recorder's writer
+     * draining its queue): the gathered events are in memory, not in the queue, until the batch is
+     * written, so a batch ends before the writer waits for more. Nested calls are one batch.
+     */
+    public synchronized void beginBatch() {
+        batching = true;
+    }
+
+    /** Writes the events gathered since {@link #beginBatch} and writes a document per event again. */
+    public synchronized void endBatch() {
+        batching = false;
+        writeBatch();
     }
 
     synchronized void writeSession(SessionInfo session) {
@@ -153,8 +183,9 @@ public final class TraceWriter implements AutoCloseable {
         writeHeader(sink);
         EventEncoder.session(sink, session);
         EventEncoder.seal(sink, 0);
-        writeDocument();
+        writeDocument(sink.array(), 0, sink.length());
         nextSeq++;
+        written++;
     }
 
     /** Records one verbs call; see {@link CallEvent} for what each argument means. */
@@ -312,7 +343,13 @@ public final class TraceWriter implements AutoCloseable {
             return;
         }
         closed = true;
-        releaseQueue();
+        try {
+            if (!broken) {
+                writeBatch(); // the program's events before it died are in the trace all the same
+            }
+        } finally {
+            releaseQueue();
+        }
     }
 
     /** Stops the toucher (it reads through the appender), then closes the appender and the queue. */
@@ -339,6 +376,8 @@ public final class TraceWriter implements AutoCloseable {
         }
         try {
             if (!broken) {
+                batching = false;
+                writeBatch();
                 long count = nextSeq;
                 append(EventKind.END, b -> EventEncoder.end(b, count, ending));
             }
@@ -402,11 +441,69 @@ public final class TraceWriter implements AutoCloseable {
         writeHeader(sink);
     }
 
-    /** Seals the event begun by {@link #begin} and appends it; returns its sequence number. */
+    /** Seals the event begun by {@link #begin} and appends it (or gathers it); returns its sequence number. */
     private long finish() {
         EventEncoder.seal(sink, 0);
-        writeDocument();
-        return nextSeq++;
+        long seq = nextSeq;
+        if (batching) {
+            nextSeq++; // taken once gathered; a failed batch gives the numbers back (writeBatch)
+            gather();
+        } else {
+            writeDocument(sink.array(), 0, sink.length());
+            written++;
+            nextSeq++;
+        }
+        return seq;
+    }
+
+    /** Adds the sealed event in the sink to the batch; writes the batch out once it is large. */
+    private void gather() {
+        if (batchEvents == 0) {
+            BatchDocument.begin(batch);
+        }
+        if (batchEvents == batchStarts.length) {
+            batchStarts = Arrays.copyOf(batchStarts, batchEvents * 2);
+            batchLengths = Arrays.copyOf(batchLengths, batchEvents * 2);
+        }
+        batchLengths[batchEvents] = sink.length();
+        batchStarts[batchEvents] = BatchDocument.add(batch, sink.array(), sink.length());
+        batchEvents++;
+        if (batch.length() >= BatchDocument.MAX_BYTES) {
+            writeBatch();
+        }
+    }
+
+    /**
+     * Writes the gathered events: one document for several, a plain document for one. When the
+     * disk refuses the batch, its events are written one by one while they fit, so a full disk
+     * keeps as many events as it would have without batches. On any failure the events not
+     * written give back their sequence numbers: the queue never has a gap.
+     */
+    private void writeBatch() {
+        int n = batchEvents;
+        if (n == 0) {
+            return;
+        }
+        batchEvents = 0;
+        byte[] d = batch.array();
+        try {
+            if (n == 1) {
+                writeDocument(d, batchStarts[0], batchLengths[0]);
+            } else {
+                try {
+                    writeDocument(d, 0, batch.length());
+                } catch (TraceFullException e) {
+                    for (int i = 0; i < n; i++) {
+                        writeDocument(d, batchStarts[i], batchLengths[i]);
+                        written++;
+                    }
+                    return;
+                }
+            }
+            written += n;
+        } finally {
+            nextSeq = written;
+        }
     }
 
     /**
@@ -416,16 +513,16 @@ public final class TraceWriter implements AutoCloseable {
      * short under the writer) faults with SIGBUS, which the JVM raises as an {@link InternalError}
      * at the thread's next check for asynchronous exceptions: here, or later in the caller.
      */
-    private void writeDocument() {
+    private void writeDocument(byte[] d, int from, int length) {
         if (full != null) {
-            fitOrRefuse();
+            fitOrRefuse(length);
         }
         long step = bytesAppended >>> PageToucher.STEP_SHIFT;
         boolean first = bytesAppended == 0;
-        bytesAppended += sink.length() + 4;
+        bytesAppended += length + 4;
         DocumentContext dc = appender.writingDocument();
         try {
-            dc.wire().bytes().write(sink.array(), 0, sink.length());
+            dc.wire().bytes().write(d, from, length);
         } catch (RuntimeException | Error e) {
             dc.rollbackOnClose(); // never leave half an event in the queue
             closeQuietly(dc);
@@ -437,15 +534,15 @@ public final class TraceWriter implements AutoCloseable {
             broken = true; // the fault came inside the close: the appender cannot be trusted again
             throw e;
         }
-        if (first || bytesAppended >>> PageToucher.STEP_SHIFT != step || sink.length() > BIG_EVENT / 2) {
+        if (first || bytesAppended >>> PageToucher.STEP_SHIFT != step || length > BIG_EVENT / 2) {
             keepBacked();
             // after the write: the first one maps the queue file, whose pages the toucher then reaches
             toucher.signal();
         }
     }
 
-    /** Largest event the backed reserve is sized for at once (a longer one makes its own check). */
-    private static final int BIG_EVENT = 16 * 1024;
+    /** Largest document the backed reserve is sized for at once (a longer one makes its own check). */
+    private static final int BIG_EVENT = 2 * BatchDocument.MAX_BYTES;
 
     /**
      * Keeps {@link #keepBacked} bytes backed past the write position (the toucher usually has; a
@@ -456,16 +553,16 @@ public final class TraceWriter implements AutoCloseable {
         long position = writePosition();
         if (position >= 0 && !reserve.ensure(appender.currentFile(), position, keepBacked) && full == null
                 && reserve.failure() != null) {
-            full = new TraceFullException(folder, nextSeq, reserve.failure());
+            full = new TraceFullException(folder, written, reserve.failure());
         }
     }
 
     /** After the disk refused: the next event fits into the backed pages with an index array to spare, or is refused. */
-    private void fitOrRefuse() {
+    private void fitOrRefuse(int length) {
         long position = writePosition();
-        long need = sink.length() + 8L + 8L * queue.indexCount() + PageToucher.PAGE_BYTES;
+        long need = length + 8L + 8L * queue.indexCount() + PageToucher.PAGE_BYTES;
         if (position < 0 || position + need > reserve.backedTo()) {
-            throw new TraceFullException(folder, nextSeq, reserve.failure());
+            throw new TraceFullException(folder, written, reserve.failure());
         }
     }
 

@@ -152,14 +152,15 @@ class BadTraceTest {
             ByteSink b = new ByteSink(64);
             int start = 0;
             EventEncoder.kind(b, EventKind.SESSION);
-            EventEncoder.sessionPrefix(b, new FormatVersion(2, 3));
+            EventEncoder.sessionPrefix(b, new FormatVersion(FormatVersion.FORMAT_MAJOR + 1, 3));
             b.utf8("a layout this build does not know");
             EventEncoder.seal(b, start);
             dc.wire().bytes().write(b.array(), 0, b.length());
         }
         TraceException e = catchThrowableOfType(TraceException.class, () -> TraceReader.open(dir));
         assertThat(e.problem()).isEqualTo(TraceException.Problem.UNSUPPORTED_VERSION);
-        assertThat(e.getMessage()).contains(dir.toString()).contains("2.3").contains("1.x").contains("newer rdmatrace");
+        assertThat(e.getMessage()).contains(dir.toString()).contains((FormatVersion.FORMAT_MAJOR + 1) + ".3")
+                .contains("formats 1.x to " + FormatVersion.FORMAT_MAJOR + ".x").contains("newer rdmatrace");
     }
 
     @Test
