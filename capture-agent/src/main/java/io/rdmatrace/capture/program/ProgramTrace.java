@@ -172,11 +172,30 @@ final class ProgramTrace {
         return !pass.isEmpty();
     }
 
+    /** Decodes one copied pass, its events gathered into batch documents and written by the end of it. */
     private void takeDeferred() throws TraceException {
         Copied c = deferred.poll();
         deferredBytes -= c.pass().bytes();
-        for (RingReader.Call call : reader.parse(c.pass())) {
-            take(call);
+        TraceWriter w = writer;
+        if (w != null && writeFailure == null) {
+            w.beginBatch();
+        }
+        try {
+            for (RingReader.Call call : reader.parse(c.pass())) {
+                take(call);
+            }
+        } finally {
+            if (w != null) {
+                endBatch(w);
+            }
+        }
+    }
+
+    private void endBatch(TraceWriter w) {
+        try {
+            w.endBatch();
+        } catch (RuntimeException | InternalError e) {
+            writeFailed(e);
         }
     }
 

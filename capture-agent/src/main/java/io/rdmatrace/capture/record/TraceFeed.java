@@ -15,9 +15,10 @@ import java.util.function.Consumer;
  * captures, not for the write; the bring-up's critical path is the capture threads, which wait on
  * each other thousands of times, and the writer runs in those waits.
  *
- * <p>Durability: the writer looks at the queue every {@link #IDLE_PARK_NANOS} when it is idle, so
- * an event is in the mapped queue file (which outlives a kill -9 of the process) within a
- * millisecond or so of the call; {@link #close} writes whatever is queued. More than
+ * <p>Durability: the writer looks at the queue every {@link #IDLE_PARK_NANOS} when it is idle and
+ * writes each pass's events as batch documents before it waits again, so an event is in the
+ * mapped queue file (which outlives a kill -9 of the process) within a millisecond or so of the
+ * call; {@link #close} writes whatever is queued. More than
  * {@link #MAX_QUEUED} events waiting makes the adding thread wait: the queue never grows without
  * bound and never drops.
  *
@@ -141,18 +142,41 @@ final class TraceFeed {
         }
     }
 
+    /**
+     * Runs the queued tasks with the writer gathering their events into batch documents, and
+     * writes the last batch before returning: the writer waits for more only with everything in
+     * the queue file.
+     */
     private void drain() {
-        Consumer<TraceWriter> task;
-        while ((task = queue.poll()) != null) {
-            queued.decrementAndGet();
-            if (failure.get() != null) {
-                continue; // the trace stays readable up to the first failure
+        TraceWriter w = writer;
+        if (w != null && failure.get() == null) {
+            w.beginBatch();
+        }
+        try {
+            Consumer<TraceWriter> task;
+            while ((task = queue.poll()) != null) {
+                queued.decrementAndGet();
+                if (failure.get() != null) {
+                    continue; // the trace stays readable up to the first failure
+                }
+                try {
+                    task.accept(w);
+                } catch (RuntimeException | InternalError | AssertionError e) {
+                    failed(e);
+                }
             }
-            try {
-                task.accept(writer);
-            } catch (RuntimeException | InternalError | AssertionError e) {
-                failed(e);
+        } finally {
+            if (w != null) {
+                endBatch(w);
             }
+        }
+    }
+
+    private void endBatch(TraceWriter w) {
+        try {
+            w.endBatch();
+        } catch (RuntimeException | InternalError e) {
+            failed(e);
         }
     }
 }

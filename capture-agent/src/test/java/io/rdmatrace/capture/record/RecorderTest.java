@@ -342,4 +342,22 @@ class RecorderTest {
             assertThat(((MarkEvent) events.get(i + 1)).text()).isEqualTo(Integer.toString(i));
         }
     }
+
+    @Test
+    void whileTheCaptureWaits_everyEventIsInTheQueueFile_notInABatchInMemory(@TempDir Path out) throws Exception {
+        try (Recorder rec = new Recorder()) {
+            rec.start(out, session("h"));
+            for (int i = 0; i < 7; i++) { // far less than a batch document holds
+                rec.mark("TC01", MarkEvent.Verdict.INFO, "m" + i);
+            }
+            // a reader beside the live recorder (as `watch` or a kill -9 would find the file) sees all 7 soon
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            int seen = 0;
+            while (seen < 8 && System.nanoTime() < deadline) {
+                seen = TraceReader.readAll(out.resolve("h")).events().size();
+                Thread.sleep(5);
+            }
+            assertThat(seen).as("SESSION and the 7 marks in the queue while the recorder is open").isEqualTo(8);
+        }
+    }
 }
