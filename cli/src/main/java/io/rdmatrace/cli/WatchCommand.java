@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,6 +50,8 @@ import picocli.CommandLine.Spec;
                 "  rdmatrace watch trace/",
                 "  rdmatrace watch --interval 5 --fail-on warning hostA-trace/ hostB-trace/"})
 final class WatchCommand implements Callable<Integer> {
+    /** HH:mm:ss always: LocalTime's own text drops the seconds at a whole minute ("00:18"). */
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final double MIN_INTERVAL = 0.1;
     private static final double MAX_INTERVAL = 3600;
 
@@ -106,7 +108,7 @@ final class WatchCommand implements Callable<Integer> {
                     last = round.get();
                     boolean ended = !stopping && allEnded(last);
                     for (String line : progress.update(last, stopping || ended)) {
-                        out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + " " + line);
+                        out.println(now() + " " + line);
                     }
                     out.flush();
                     if (ended) {
@@ -130,7 +132,7 @@ final class WatchCommand implements Callable<Integer> {
         for (Path folder : folders) {
             if (!Files.exists(folder)) {
                 if (waitedFor.add(folder)) {
-                    out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + " waiting for " + folder + " to appear");
+                    out.println(now() + " waiting for " + folder + " to appear");
                     out.flush();
                 }
                 return Optional.empty();
@@ -175,5 +177,14 @@ final class WatchCommand implements Callable<Integer> {
 
     private String prefix() {
         return ErrorHandlers.prefix(spec.commandLine()) + ": ";
+    }
+
+    private static String now() {
+        return clock(LocalTime.now());
+    }
+
+    /** The time a line of watch's is stamped with. */
+    static String clock(LocalTime t) {
+        return t.format(CLOCK);
     }
 }

@@ -140,4 +140,10 @@ class WatchCommandTest {
         return n;
     }
 
+
+    @Test
+    void linesAreStampedWithSeconds_evenAtAWholeMinute() {
+        assertThat(WatchCommand.clock(java.time.LocalTime.of(0, 18))).isEqualTo("00:18:00");
+        assertThat(WatchCommand.clock(java.time.LocalTime.of(23, 5, 7, 999_000_000))).isEqualTo("23:05:07");
+    }
 }
