@@ -33,7 +33,7 @@ static void retry(struct sv_qp *qp)
     sv_req_schedule(qp, true);
 }
 
-void sv_comp_retrans_timeout(struct sv_qp *qp)
+static void retrans_timeout(struct sv_qp *qp)
 {
     if (qp->comp.psn == qp->req.psn)
         return;   /* everything sent has been acknowledged */
@@ -49,9 +49,17 @@ void sv_comp_retrans_timeout(struct sv_qp *qp)
     retry(qp);
 }
 
-void sv_comp_rnr_expired(struct sv_qp *qp)
+void sv_comp_task(void *arg)
 {
-    sv_req_schedule(qp, true);
+    struct sv_qp *qp = arg;
+    if (qp->comp.rnr_expired) {   /* the RNR wait is over: retry from the NAKed PSN */
+        qp->comp.rnr_expired = false;
+        sv_req_schedule(qp, true);
+    }
+    if (qp->comp.timed_out) {
+        qp->comp.timed_out = false;
+        retrans_timeout(qp);
+    }
 }
 
 /* ---- acknowledgements ---- */

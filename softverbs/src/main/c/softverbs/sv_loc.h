@@ -641,6 +641,7 @@ struct sv_comp_state {               /* completer (sv_comp.c) */
     uint64_t rnr_at;                 /* RNR wait end, 0 = not waiting */
     uint32_t read_rcvd;              /* bytes of the head READ already placed */
     bool retrying;                   /* a retry from comp.psn is under way (rxe started_retry) */
+    bool timed_out, rnr_expired;     /* timers that fired, for the completer's task (rxe comp.timeout) */
 };
 
 enum sv_resp_msg { SV_RESP_IDLE, SV_RESP_IN_SEND, SV_RESP_IN_WRITE, SV_RESP__COUNT };
@@ -697,6 +698,7 @@ struct sv_qp {
     struct sv_sq sq;
     struct sv_rq rq;
     struct sv_task req_task;         /* runs the requester (sv_req_task); outlives a reset */
+    struct sv_task comp_task;        /* runs the completer's timer work (sv_comp_task); the same */
     struct sv_req_state req;
     struct sv_comp_state comp;
     struct sv_resp_state resp;
@@ -799,8 +801,9 @@ uint32_t sv_req_tx_reserved(struct sv_qp *qp);
 enum sv_tx sv_qp_xmit(struct sv_qp *qp, struct sv_pkt *pkt, uint32_t dst_ip_be, bool routable);
 
 void sv_comp_handle(struct sv_qp *qp, const struct sv_pkt *pkt);
-void sv_comp_retrans_timeout(struct sv_qp *qp);
-void sv_comp_rnr_expired(struct sv_qp *qp);
+/* The completer's task (qp->comp_task): acts on the timers that fired (comp.rnr_expired, then
+ * comp.timed_out); the timers schedule it and never call into it. qp->lock held. */
+void sv_comp_task(void *qp);
 /* Completes WQEs at the head of the SQ that need no acknowledgement (UC/UD, already sent). */
 void sv_comp_unreliable(struct sv_qp *qp);
 

@@ -2,8 +2,9 @@
  * sv_comp.c) as rxe keeps its tasks apart: the QPs' retransmit and RNR timers, the receive that
  * an application's empty poll runs in its own thread, and the progress thread that receives
  * whenever no application thread polls and runs the timers that are due. The engines arm timers
- * here (sv_qp_arm_*); nothing here reaches into an engine's state except through its entry
- * points (sv_comp_retrans_timeout, sv_comp_rnr_expired, sv_recv_drain, sv_ep_tx_resume). */
+ * here (sv_qp_arm_*); a timer that fires schedules the completer's task (comp.timed_out,
+ * comp.rnr_expired), and nothing here reaches into an engine otherwise than through its entry
+ * points (sv_recv_drain, sv_ep_tx_resume). */
 #include <poll.h>
 #include <unistd.h>
 
@@ -80,11 +81,13 @@ uint64_t sv_qp_timers(struct sv_qp *qp, uint64_t now)
         return 0;
     if (qp->comp.rnr_at && now >= qp->comp.rnr_at) {
         qp->comp.rnr_at = 0;
-        sv_comp_rnr_expired(qp);
+        qp->comp.rnr_expired = true;
+        sv_task_schedule(&qp->comp_task);
     }
     if (qp->comp.retrans_at && now >= qp->comp.retrans_at) {
         qp->comp.retrans_at = 0;
-        sv_comp_retrans_timeout(qp);
+        qp->comp.timed_out = true;
+        sv_task_schedule(&qp->comp_task);
     }
     sv_qp_tx_sync(qp);
     uint64_t a = qp->comp.rnr_at, b = qp->comp.retrans_at;

@@ -142,6 +142,7 @@ static struct ibv_qp *create_qp(struct sv_context *ctx, struct ibv_pd *ibpd, str
                                           : sv_mtu_bytes(IBV_MTU_256);
     pthread_mutex_init(&qp->lock, NULL);
     sv_task_init(&qp->req_task, "requester", sv_req_task, qp);
+    sv_task_init(&qp->comp_task, "completer", sv_comp_task, qp);
     pthread_mutex_init(&qp->wr_lock, NULL);
 
     struct ibv_qp *q = &qp->ibqp;
