@@ -82,6 +82,23 @@ final class SpaceReserve {
         }
     }
 
+    /**
+     * True when {@code file} is this reserve's and has become shorter than what it backed: cut
+     * under the writer (a file never shrinks otherwise). A write into the cut-off pages would
+     * fault, and Chronicle's compare-and-set of a header or index word there is a SIGBUS the JVM
+     * cannot turn into an exception: it ends the process. One fstat.
+     */
+    boolean cutShort(File file) {
+        if (file == null || !file.equals(this.file) || channel == null) {
+            return false;
+        }
+        try {
+            return channel.size() < backedTo;
+        } catch (IOException e) {
+            return false; // the write then fails or faults on its own
+        }
+    }
+
     void close() {
         closeChannel();
     }

@@ -348,7 +348,11 @@ public final class TraceWriter implements AutoCloseable {
                 writeBatch(); // the program's events before it died are in the trace all the same
             }
         } finally {
-            releaseQueue();
+            try {
+                releaseQueue();
+            } finally {
+                lock.close(); // no live writer: readers say TRUNCATED, not RECORDING, from now on
+            }
         }
     }
 
@@ -406,6 +410,9 @@ public final class TraceWriter implements AutoCloseable {
             return null;
         }
         long position = bytes.writePosition();
+        if (reserve.cutShort(appender.currentFile())) {
+            return null; // touching the cut-off pages would fault where the JVM cannot recover
+        }
         // the toucher's thread backs the pages ahead, so the appends rarely have to (under this lock)
         reserve.ensure(appender.currentFile(), position, PageToucher.LEAD + keepBacked);
         store.reserve(owner);
@@ -493,6 +500,9 @@ public final class TraceWriter implements AutoCloseable {
                 try {
                     writeDocument(d, 0, batch.length());
                 } catch (TraceFullException e) {
+                    if (broken) {
+                        throw e; // the file was cut: nothing more goes into it
+                    }
                     for (int i = 0; i < n; i++) {
                         writeDocument(d, batchStarts[i], batchLengths[i]);
                         written++;
@@ -516,6 +526,13 @@ public final class TraceWriter implements AutoCloseable {
     private void writeDocument(byte[] d, int from, int length) {
         if (full != null) {
             fitOrRefuse(length);
+        }
+        if (d == batch.array() && from == 0 && reserve.cutShort(appender.currentFile())) {
+            // a batch document would run into the cut-off pages, and so would Chronicle's header
+            // and index updates after it: refuse it as a full disk, in time (one fstat a batch)
+            broken = true;
+            throw new TraceFullException(folder, written, new java.io.IOException(
+                    "the queue file " + appender.currentFile() + " was cut short under the writer"));
         }
         long step = bytesAppended >>> PageToucher.STEP_SHIFT;
         boolean first = bytesAppended == 0;
