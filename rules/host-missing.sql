@@ -8,7 +8,9 @@
 --   channel of ours) a QP connected to a QPN that no QP of the loaded traces has, at an address
 --   (GID/LID) no loaded trace has or on a host whose QPs none match, says the same: the peer
 --   process was not recorded, or its trace folder (OUT/<host-id>.<pid>/ for a second process)
---   was not loaded. Connections the listener refused (a stray or hostile client: garbage, a wrong
+--   was not loaded. A QP connected within its own host (its AV names one of the host's own GIDs
+--   and its dest_qp_num is a QP of that host, as UCX connects a process to itself) has its peer
+--   there. Connections the listener refused (a stray or hostile client: garbage, a wrong
 --   token, silence) are recorded as refused (an INVALID event) and are no peer: never reported here.
 -- fix: Copy the peer's trace folder (OUT/<peer-host-id>/) next to this one and analyse the
 --   parent folder, or pass both folders.
@@ -37,3 +39,5 @@ FROM _qp_route r
 JOIN qp_settings s ON s.host = r.host AND s.handle = r.handle
 WHERE r.host IN (SELECT host FROM _dp_quiet_host) AND r.dest_qp_num IS NOT NULL AND r.qp_type IN (2, 3)
   AND NOT EXISTS (SELECT 1 FROM qp_peers p WHERE p.host = r.host AND p.qp_num = r.qp_num)
+  -- connected within its own host (its peer is there): no host is missing
+  AND NOT EXISTS (SELECT 1 FROM _qp_self_loop l WHERE l.host = r.host AND l.handle = r.handle AND l.create_seq = r.create_seq)

@@ -59,6 +59,19 @@ FROM _qp_route r
 JOIN _host_address a ON a.lid = r.dlid AND a.host <> r.host
 WHERE NOT coalesce(r.is_global, false) AND r.dlid > 0;
 
+-- _qp_self_loop: QPs connected within their own host: the AV names one of the host's own GIDs (or
+-- LIDs) and dest_qp_num is a QP of that host (UCX connects an endpoint to its own process over
+-- rc_verbs so). Such a QP is paired with its own host, never with a QP of another host that
+-- happens to have the same QPN.
+CREATE TABLE _qp_self_loop AS
+SELECT r.host, r.handle, r.create_seq, r.qp_num, r.dest_qp_num
+FROM _qp_route r
+WHERE r.dest_qp_num IS NOT NULL
+  AND EXISTS (SELECT 1 FROM _host_address a WHERE a.host = r.host
+              AND ((coalesce(r.is_global, false) AND a.gid = r.dgid)
+                   OR (NOT coalesce(r.is_global, false) AND r.dlid > 0 AND a.lid = r.dlid)))
+  AND EXISTS (SELECT 1 FROM _qp_route o WHERE o.host = r.host AND o.qp_num = r.dest_qp_num);
+
 -- _dest_qp_pair: QP pairs proven by the QPs themselves (host_a sorts first), with how:
 -- 'dest_qp_num': each one's dest_qp_num is the other's QPN (on hosts that talked out of band,
 --   or on any two hosts when nobody did); when a QP has several such candidates (QPNs repeat
@@ -87,8 +100,12 @@ aimed AS (
                     AND xb.target_host = a.host
     WHERE EXISTS (SELECT 1 FROM host_peers p WHERE (p.host, p.peer_host) IN ((a.host, b.host), (b.host, a.host)))
        OR (SELECT yes FROM no_oob)),
-open_route AS (
+pairable AS (
+    -- a QP connected within its own host pairs with no other host's
     SELECT r.* FROM _qp_route r
+    WHERE NOT EXISTS (SELECT 1 FROM _qp_self_loop l WHERE l.host = r.host AND l.handle = r.handle AND l.create_seq = r.create_seq)),
+open_route AS (
+    SELECT r.* FROM pairable r
     WHERE NOT EXISTS (SELECT 1 FROM aimed m WHERE m.host_a = r.host AND m.handle_a = r.handle AND m.create_a = r.create_seq)
       AND NOT EXISTS (SELECT 1 FROM aimed m WHERE m.host_b = r.host AND m.handle_b = r.handle AND m.create_b = r.create_seq)),
 open_pairs AS (
@@ -96,10 +113,10 @@ open_pairs AS (
     SELECT a.host AS host_a, a.handle AS handle_a, a.create_seq AS create_a, a.qp_num AS qp_a,
            b.host AS host_b, b.handle AS handle_b, b.create_seq AS create_b, b.qp_num AS qp_b
     FROM open_route a
-    JOIN _qp_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
+    JOIN pairable b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num
     UNION
     SELECT a.host, a.handle, a.create_seq, a.qp_num, b.host, b.handle, b.create_seq, b.qp_num
-    FROM _qp_route a
+    FROM pairable a
     JOIN open_route b ON b.host > a.host AND a.dest_qp_num = b.qp_num AND b.dest_qp_num = a.qp_num),
 mutual AS (
     SELECT * FROM aimed

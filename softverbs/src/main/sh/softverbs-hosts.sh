@@ -17,7 +17,10 @@
 #                    printed with a "[a] " / "[b] " prefix at the end and removed)
 #   --lib DIR        the directory of softverbs' libibverbs.so.1 (default: the build's)
 # Each command runs under bash -c with SV_HOST (a|b), SV_IP, SV_PEER, SV_IFNAME, SV_DEVICE (the
-# device name), SOFTVERBS_DEVICES and LD_LIBRARY_PATH (softverbs first) set.
+# device name), SOFTVERBS_DEVICES and LD_LIBRARY_PATH (softverbs first) set, and SV_RSH: an rsh
+# agent (`$SV_RSH HOST COMMAND...`, HOST a, b or its IPv4) that runs COMMAND on that host, in its
+# namespaces and with its environment, while the host's own command lives; e.g. Open MPI's
+# `mpirun --mca plm_rsh_agent "$SV_RSH" --host $SV_IP,$SV_PEER`.
 # Exit: 0 both commands exited 0; 1 a command failed or timed out; 2 usage, or namespaces could
 # not be made (the message says which step); 3 internal.
 set -uo pipefail
@@ -43,6 +46,17 @@ if [[ "${1:-}" == "--inside" ]]; then
     "$SV_LIB/softverbs-sysfs" /sys/class/infiniband /dev/infiniband \
         || die 2 "softverbs-sysfs failed for SOFTVERBS_DEVICES=$SOFTVERBS_DEVICES"
     exec bash -c "$1"
+fi
+
+# ---- the rsh agent: COMMAND on a host, entering the namespaces of that host's own command ----
+if [[ "${1:-}" == "--rsh" ]]; then
+    work="$2" host="$3"; shift 3
+    for h in a b; do [[ "$host" == "$h" || "$host" == "$(cat "$work/$h.ip" 2>/dev/null)" ]] && break; h=""; done
+    [[ -n "$h" && -f "$work/$h.pid" ]] || die 2 "rsh: no host '$host' (a, b or their IPv4 addresses)"
+    pid="$(cat "$work/$h.pid")"
+    kill -0 "$pid" 2>/dev/null || die 2 "rsh: host $h's command has ended"
+    mapfile -t envs <"$work/$h.env"
+    exec nsenter -t "$pid" -m -n -- env "${envs[@]}" bash -c "$*"
 fi
 
 mtu=1500 net=10.29.0 devopts="" wait_tcp="" timeout=120 logdir="" lib=""
@@ -118,10 +132,14 @@ done
 start() {   # host, netns, ifname, own ip, peer ip, command; sets pid_<host>
     local h="$1" ns="$2" ifn="$3" ip="$4" peer="$5" cmd="$6"
     mkdir -p "$work/$h"
-    SV_HOST="$h" SV_IP="$ip" SV_PEER="$peer" SV_IFNAME="$ifn" SV_DEVICE="sv_$h" SV_LIB="$lib" \
-    SOFTVERBS_DEVICES="sv_$h@$ifn$devopts" LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        setsid ip netns exec "$ns" bash "$self" --inside "$work/$h" "$cmd" >"$logdir/$h.log" 2>&1 </dev/null &
+    local -a envs=("SV_HOST=$h" "SV_IP=$ip" "SV_PEER=$peer" "SV_IFNAME=$ifn" "SV_DEVICE=sv_$h" "SV_LIB=$lib"
+        "SV_RSH=$self --rsh $work" "SOFTVERBS_DEVICES=sv_$h@$ifn$devopts"
+        "LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+    printf '%s\n' "${envs[@]}" >"$work/$h.env"   # what the rsh agent gives a command on this host
+    echo "$ip" >"$work/$h.ip"
+    env "${envs[@]}" setsid ip netns exec "$ns" bash "$self" --inside "$work/$h" "$cmd" >"$logdir/$h.log" 2>&1 </dev/null &
     printf -v "pid_$h" '%s' "$!"
+    echo "$!" >"$work/$h.pid"   # ip netns exec and --inside exec: this pid is the host's command
 }
 deadline=$((SECONDS + timeout))
 start a "$ns_a" "$if_a" "$net.1" "$net.2" "$cmd_a"
