@@ -3,6 +3,9 @@ package io.rdmatrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rdmatrace.trace.model.Attr;
+import io.rdmatrace.trace.model.CallEvent;
+import io.rdmatrace.trace.model.Verb;
 import io.rdmatrace.trace.store.ReadOutcome;
 import io.rdmatrace.trace.store.TraceReader;
 import java.io.InputStream;
@@ -52,6 +55,10 @@ class OpenMpiRecordTest {
         for (String host : List.of("a", "b")) {
             TraceReader.Result r = TraceReader.readAll(out.resolve(host));
             assertThat(r.outcome().status()).as("host %s's trace", host).isEqualTo(ReadOutcome.Status.CLEAN);
+            // the case pairing must not take for a connection between the hosts: a QP aimed at its own host
+            String own = "::ffff:10.29.0." + (host.equals("a") ? 1 : 2);
+            assertThat(r.events().stream().filter(e -> e instanceof CallEvent c && c.verb() == Verb.IBV_MODIFY_QP && c.ret() == 0)
+                    .map(e -> ((CallEvent) e).in().text(Attr.DGID))).as("host %s connects a QP to itself", host).contains(own);
         }
 
         StringWriter report = new StringWriter();
