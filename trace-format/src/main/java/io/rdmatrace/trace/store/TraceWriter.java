@@ -497,12 +497,10 @@ public final class TraceWriter implements AutoCloseable {
             if (n == 1) {
                 writeDocument(d, batchStarts[0], batchLengths[0]);
             } else {
+                refuseIfCutShort();
                 try {
                     writeDocument(d, 0, batch.length());
                 } catch (TraceFullException e) {
-                    if (broken) {
-                        throw e; // the file was cut: nothing more goes into it
-                    }
                     for (int i = 0; i < n; i++) {
                         writeDocument(d, batchStarts[i], batchLengths[i]);
                         written++;
@@ -517,6 +515,19 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     /**
+     * Before a batch document: a file cut short under the writer would take the batch into the
+     * cut-off pages, and Chronicle's header and index updates after it (a SIGBUS there ends the
+     * JVM), so it is refused as a full disk, in time, and nothing more goes into it. One fstat.
+     */
+    private void refuseIfCutShort() {
+        if (reserve.cutShort(appender.currentFile())) {
+            broken = true;
+            throw new TraceFullException(folder, written, new java.io.IOException(
+                    "the queue file " + appender.currentFile() + " was cut short under the writer"));
+        }
+    }
+
+    /**
      * Copies the encoded event into one Chronicle document in a single bulk write.
      *
      * <p>A write the file system cannot back (a full disk under the sparse queue file, a file cut
@@ -526,13 +537,6 @@ public final class TraceWriter implements AutoCloseable {
     private void writeDocument(byte[] d, int from, int length) {
         if (full != null) {
             fitOrRefuse(length);
-        }
-        if (d == batch.array() && from == 0 && reserve.cutShort(appender.currentFile())) {
-            // a batch document would run into the cut-off pages, and so would Chronicle's header
-            // and index updates after it: refuse it as a full disk, in time (one fstat a batch)
-            broken = true;
-            throw new TraceFullException(folder, written, new java.io.IOException(
-                    "the queue file " + appender.currentFile() + " was cut short under the writer"));
         }
         long step = bytesAppended >>> PageToucher.STEP_SHIFT;
         boolean first = bytesAppended == 0;
